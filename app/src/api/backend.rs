@@ -1,0 +1,32 @@
+//! What the server functions need from the server. The `server` crate implements this
+//! trait and hands it to each server-function call through Leptos context; this keeps
+//! the function declarations here (shared with the browser) without a crate cycle.
+
+use super::error::{ApiError, ErrorCode};
+use super::status::Health;
+use futures::future::BoxFuture;
+use std::sync::Arc;
+
+pub trait Backend: Send + Sync + 'static {
+    fn health(&self) -> BoxFuture<'_, Health>;
+}
+
+pub type SharedBackend = Arc<dyn Backend>;
+
+/// The backend of the current request, or an internal error if the server forgot to
+/// provide it (a wiring bug, logged by the edge).
+pub fn backend() -> Result<SharedBackend, ApiError> {
+    leptos::prelude::use_context::<SharedBackend>().ok_or_else(|| ErrorCode::Internal.into())
+}
+
+/// Sets the HTTP status of a failing server-function call from its error code, so the
+/// error table decides the status everywhere.
+pub fn with_status<T>(result: Result<T, ApiError>) -> Result<T, ApiError> {
+    if let Err(err) = &result
+        && let Some(opts) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>()
+        && let Ok(status) = http::StatusCode::from_u16(err.status())
+    {
+        opts.set_status(status);
+    }
+    result
+}

@@ -1,0 +1,99 @@
+//! The typed event stream of one chat turn. The server writes each event as one SSE
+//! message whose `event:` name is the `type` field and whose `data:` is the JSON below;
+//! the browser, the CLI and the tests all read this same shape.
+
+use serde::{Deserialize, Serialize};
+
+/// Longest question accepted, in characters. Checked by the server; the browser uses
+/// it to warn before sending.
+pub const MAX_QUESTION_CHARS: usize = 4000;
+
+/// Body of `POST /api/chat`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChatRequest {
+    pub question: String,
+    /// Continue this conversation; `None` starts a new one.
+    #[serde(default)]
+    pub session_id: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ChatEvent {
+    /// A pipeline stage started; `detail` is human-readable ("searching 12 queries").
+    Stage { name: String, detail: String },
+    /// The next piece of answer text (markdown).
+    Token { text: String },
+    /// The turn finished and was saved.
+    Done {
+        #[serde(default)]
+        turn_id: Option<String>,
+        #[serde(default)]
+        session_id: Option<String>,
+        elapsed_ms: u64,
+    },
+    /// The turn failed; nothing more follows.
+    Error { code: String, message: String },
+}
+
+impl ChatEvent {
+    /// The SSE `event:` name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ChatEvent::Stage { .. } => "stage",
+            ChatEvent::Token { .. } => "token",
+            ChatEvent::Done { .. } => "done",
+            ChatEvent::Error { .. } => "error",
+        }
+    }
+
+    pub fn stage(name: &str, detail: impl Into<String>) -> Self {
+        ChatEvent::Stage {
+            name: name.to_string(),
+            detail: detail.into(),
+        }
+    }
+
+    pub fn token(text: impl Into<String>) -> Self {
+        ChatEvent::Token { text: text.into() }
+    }
+
+    /// True for the events after which the stream ends.
+    pub fn is_terminal(&self) -> bool {
+        matches!(self, ChatEvent::Done { .. } | ChatEvent::Error { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_matches_serialized_type() {
+        let events = [
+            ChatEvent::stage("search", "searching 3 queries"),
+            ChatEvent::token("héllo ✓"),
+            ChatEvent::Done {
+                turn_id: None,
+                session_id: None,
+                elapsed_ms: 3,
+            },
+            ChatEvent::Error {
+                code: "x".into(),
+                message: "y".into(),
+            },
+        ];
+        for ev in events {
+            let v = serde_json::to_value(&ev).unwrap();
+            assert_eq!(v["type"], ev.kind());
+            let back: ChatEvent = serde_json::from_value(v).unwrap();
+            assert_eq!(back, ev);
+        }
+    }
+
+    #[test]
+    fn request_session_is_optional() {
+        let r: ChatRequest = serde_json::from_str(r#"{"question":"hi"}"#).unwrap();
+        assert_eq!(r.session_id, None);
+    }
+}

@@ -1,0 +1,45 @@
+//! Health and status: the same document is served at `GET /health` and by the
+//! `health` server function the UI polls for its banner.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Health {
+    /// "ok" when the database answers, "degraded" otherwise.
+    pub status: String,
+    pub version: String,
+    pub database: DatabaseHealth,
+    pub index: IndexHealth,
+    pub llm: LlmHealth,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DatabaseHealth {
+    pub ok: bool,
+    pub schema_version: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IndexHealth {
+    /// "empty" (never indexed), "ready", or "indexing".
+    pub state: String,
+    pub collections: u64,
+    pub bundles: u64,
+    #[serde(default)]
+    pub last_indexed_at: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LlmHealth {
+    pub configured: bool,
+    #[serde(default)]
+    pub provider: Option<String>,
+    #[serde(default)]
+    pub model: Option<String>,
+}
+
+impl Health {
+    pub fn is_ok(&self) -> bool {
+        self.status == "ok"
+    }
+}

@@ -1,0 +1,39 @@
+// Starts the real release binary on an ephemeral port with a fresh data directory
+// and hands its URL to the tests through the environment.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const stateFile = join(tmpdir(), 'registry-chat-e2e-state.json');
+
+export default async function globalSetup() {
+  const bin = process.env.REGISTRY_CHAT_BIN ?? resolve(__dirname, '../target/release/registry-chat');
+  const dataDir = mkdtempSync(join(tmpdir(), 'registry-chat-e2e-'));
+  const server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, REGISTRY_CHAT_LOG_LEVEL: 'info' },
+  });
+  server.stderr.on('data', (d) => process.stderr.write(`[server] ${d}`));
+
+  const url = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error('server did not start within 30s')), 30_000);
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d.toString();
+      const m = out.match(/running at (http:\/\/\S+?)\/?\s/);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    });
+    server.on('exit', (code) => fail(new Error(`server exited early with code ${code}`)));
+  });
+
+  process.env.REGISTRY_CHAT_URL = url;
+  process.env.REGISTRY_CHAT_E2E_DATA = dataDir;
+  writeFileSync(stateFile, JSON.stringify({ pid: server.pid, dataDir, url }));
+  server.unref();
+  (server.stdout as any).unref?.();
+  (server.stderr as any).unref?.();
+}

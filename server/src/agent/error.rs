@@ -1,0 +1,42 @@
+use crate::store::StoreError;
+use crate::web::ApiFailure;
+use app::api::ErrorCode;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    #[error("the question is empty")]
+    QuestionEmpty,
+    #[error("the question has {chars} characters; the limit is {max}")]
+    QuestionTooLong { chars: usize, max: usize },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl AgentError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            AgentError::QuestionEmpty => ErrorCode::QuestionEmpty,
+            AgentError::QuestionTooLong { .. } => ErrorCode::QuestionTooLong,
+            AgentError::Store(e) => e.code(),
+        }
+    }
+
+    /// Client mistakes are explained as written; anything else gets the safe message.
+    pub fn public_message(&self) -> String {
+        match self {
+            AgentError::QuestionEmpty | AgentError::QuestionTooLong { .. } => self.to_string(),
+            other => other.code().default_message().to_string(),
+        }
+    }
+}
+
+impl From<AgentError> for ApiFailure {
+    fn from(e: AgentError) -> Self {
+        match e {
+            AgentError::QuestionEmpty | AgentError::QuestionTooLong { .. } => {
+                ApiFailure::client(e.code(), e.public_message())
+            }
+            other => ApiFailure::internal(other.code(), other),
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The command line: argument definitions and dispatch. This is the binary's edge,
+//! the only place `anyhow` is used.
+
+mod config_cmd;
+mod serve;
+
+use crate::config::{self, Config, LogFormat, Overrides};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "registry-chat",
+    version,
+    about = "Chat with an automation registry: find the right codebundle for an operational problem.",
+    long_about = None
+)]
+pub struct Cli {
+    /// Data directory (database, models, cloned collections) [default: ./data]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// Optional TOML config file [default: ./registry-chat.toml if present]
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Log format
+    #[arg(long, global = true, value_enum)]
+    pub log_format: Option<LogFormatArg>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the web app, server functions and `/health` (the default command)
+    Serve(ServeArgs),
+    /// Print the effective configuration (secrets masked) or the list of settings
+    Config(ConfigArgs),
+}
+
+#[derive(Debug, Args, Default)]
+pub struct ServeArgs {
+    /// Address to listen on [default: 127.0.0.1:3000]
+    #[arg(long, value_name = "ADDR")]
+    pub addr: Option<SocketAddr>,
+    /// Serve the UI from this directory (e.g. `dist`) instead of the embedded copy
+    #[arg(long, value_name = "DIR")]
+    pub assets_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args, Default)]
+pub struct ConfigArgs {
+    /// Print JSON instead of TOML
+    #[arg(long)]
+    pub json: bool,
+    /// List every setting with its environment variable, default and description
+    #[arg(long)]
+    pub list: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LogFormatArg {
+    Pretty,
+    Json,
+}
+
+impl Cli {
+    fn overrides(&self) -> Overrides {
+        let (addr, assets_dir) = match &self.command {
+            Some(Command::Serve(a)) => (a.addr, a.assets_dir.clone()),
+            _ => (None, None),
+        };
+        Overrides {
+            config_file: self.config.clone(),
+            data_dir: self.data_dir.clone(),
+            addr,
+            assets_dir,
+            log_format: self.log_format.map(|f| match f {
+                LogFormatArg::Pretty => LogFormat::Pretty,
+                LogFormatArg::Json => LogFormat::Json,
+            }),
+        }
+    }
+}
+
+/// Loads and validates the configuration, sets up logging, and runs the command.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let config = config::load(&cli.overrides())?;
+    crate::telemetry::init(&config.log);
+    for var in config::unknown_env_vars() {
+        tracing::warn!(%var, "environment variable matches no setting (see `registry-chat config --list`)");
+    }
+    match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
+        Command::Serve(_) => serve::run(config),
+        Command::Config(args) => config_cmd::run(&config, &args),
+    }
+}
+
+/// A multi-threaded runtime for commands that need async.
+pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}
+
+pub(crate) fn open_db(config: &Config) -> anyhow::Result<crate::store::Db> {
+    Ok(crate::store::Db::open(&config.database_path())?)
+}

@@ -1,0 +1,35 @@
+use crate::config::Config;
+use crate::web::{self, AppState};
+use anyhow::Context;
+use std::io::Write;
+
+pub fn run(config: Config) -> anyhow::Result<()> {
+    runtime_main(config)
+}
+
+fn runtime_main(config: Config) -> anyhow::Result<()> {
+    let rt = super::runtime()?;
+    rt.block_on(async move {
+        let db = super::open_db(&config)?;
+        let addr = config.server.addr;
+        let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| {
+            format!("cannot listen on {addr} (is another server running there?)")
+        })?;
+        let local = listener.local_addr()?;
+        let state = AppState::new(config, db);
+
+        let shutdown = state.shutdown.clone();
+        tokio::spawn(async move {
+            web::wait_for_signal().await;
+            shutdown.cancel();
+        });
+
+        tracing::info!(%local, "listening");
+        // Scripts and tests read this line to find the server.
+        println!("Registry Chat is running at http://{local}/");
+        std::io::stdout().flush().ok();
+        web::serve(state, listener).await.context("server error")?;
+        tracing::info!("stopped");
+        Ok(())
+    })
+}

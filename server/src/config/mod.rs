@@ -1,0 +1,160 @@
+//! Configuration: typed settings with defaults, loaded from an optional TOML file and
+//! `REGISTRY_CHAT_*` environment variables, then command-line flags, and validated
+//! once at start-up so a wrong setting fails fast with a message naming it.
+
+mod load;
+mod secret;
+mod settings;
+mod validate;
+
+pub use load::{ConfigError, Overrides, load, unknown_env_vars};
+pub use secret::Secret;
+pub use settings::{ENV_PREFIX, SettingDoc, setting_docs};
+
+use serde::{Deserialize, Serialize};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Where the database, model files and cloned collections live.
+    pub data_dir: PathBuf,
+    pub server: ServerConfig,
+    pub log: LogConfig,
+    pub llm: LlmConfig,
+    pub admin: AdminConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            data_dir: PathBuf::from("./data"),
+            server: ServerConfig::default(),
+            log: LogConfig::default(),
+            llm: LlmConfig::default(),
+            admin: AdminConfig::default(),
+        }
+    }
+}
+
+impl Config {
+    pub fn database_path(&self) -> PathBuf {
+        self.data_dir.join("registry-chat.db")
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    pub addr: SocketAddr,
+    /// Serve the UI from this directory instead of the copy embedded in the binary.
+    pub assets_dir: Option<PathBuf>,
+    /// Seconds to let open streams finish after SIGINT/SIGTERM.
+    pub shutdown_grace_secs: u64,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            addr: SocketAddr::from(([127, 0, 0, 1], 3000)),
+            assets_dir: None,
+            shutdown_grace_secs: 10,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    #[default]
+    Pretty,
+    Json,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogConfig {
+    pub format: LogFormat,
+    /// A tracing filter such as `info` or `registry_chat=debug,tower_http=info`.
+    pub level: String,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig {
+            format: LogFormat::Pretty,
+            level: "info".into(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LlmProvider {
+    /// Any OpenAI-compatible `/v1/chat/completions` (OpenAI, Ollama, vLLM, llama.cpp).
+    #[default]
+    Openai,
+    /// Azure OpenAI: deployment URL, `api-version`, `api-key` header.
+    Azure,
+}
+
+impl LlmProvider {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LlmProvider::Openai => "openai",
+            LlmProvider::Azure => "azure",
+        }
+    }
+}
+
+/// The LLM is optional: without `base_url` every turn uses the offline answerer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LlmConfig {
+    pub provider: LlmProvider,
+    pub base_url: Option<String>,
+    pub api_key: Option<Secret>,
+    pub model: Option<String>,
+    /// Azure only: the deployment name and API version.
+    pub deployment: Option<String>,
+    pub api_version: Option<String>,
+    pub max_tokens: u32,
+    pub temperature: f32,
+    pub connect_timeout_secs: u64,
+    pub first_token_timeout_secs: u64,
+    pub total_timeout_secs: u64,
+    pub max_retries: u32,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            provider: LlmProvider::Openai,
+            base_url: None,
+            api_key: None,
+            model: None,
+            deployment: None,
+            api_version: None,
+            max_tokens: 1200,
+            temperature: 0.2,
+            connect_timeout_secs: 5,
+            first_token_timeout_secs: 30,
+            total_timeout_secs: 120,
+            max_retries: 3,
+        }
+    }
+}
+
+impl LlmConfig {
+    pub fn is_configured(&self) -> bool {
+        self.base_url.is_some()
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AdminConfig {
+    /// Without a token the admin area is disabled, never open.
+    pub token: Option<Secret>,
+}

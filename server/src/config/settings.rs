@@ -1,0 +1,64 @@
+//! The documented list of settings: TOML key, environment variable and meaning.
+//! `registry-chat config --list` prints it and a test keeps README.md in step with it.
+
+/// Every environment variable starts with this.
+pub const ENV_PREFIX: &str = "REGISTRY_CHAT_";
+
+/// Environment variables under the prefix that are not settings (used by scripts).
+pub(crate) const NON_SETTING_ENV: &[&str] = &["CONFIG", "TOOLS"];
+
+pub struct SettingDoc {
+    pub key: &'static str,
+    pub default: &'static str,
+    pub description: &'static str,
+}
+
+impl SettingDoc {
+    /// `llm.base_url` → `REGISTRY_CHAT_LLM_BASE_URL`.
+    pub fn env_var(&self) -> String {
+        format!(
+            "{ENV_PREFIX}{}",
+            self.key.replace('.', "_").to_ascii_uppercase()
+        )
+    }
+}
+
+macro_rules! docs {
+    ($(($key:literal, $default:literal, $desc:literal),)*) => {
+        const DOCS: &[SettingDoc] = &[$(SettingDoc { key: $key, default: $default, description: $desc },)*];
+    };
+}
+
+docs! {
+    ("data_dir", "./data", "Directory for the SQLite database, model files and cloned collections."),
+    ("server.addr", "127.0.0.1:3000", "Address `serve` listens on (`127.0.0.1:0` picks a free port)."),
+    ("server.assets_dir", "(embedded)", "Serve the UI from this directory instead of the copy built into the binary."),
+    ("server.shutdown_grace_secs", "10", "Seconds open answer streams get to finish after SIGINT/SIGTERM."),
+    ("log.format", "pretty", "`pretty` for people, `json` for log collectors."),
+    ("log.level", "info", "Tracing filter, e.g. `info` or `registry_chat=debug,tower_http=info`."),
+    ("llm.provider", "openai", "`openai` (any OpenAI-compatible server) or `azure` (Azure OpenAI)."),
+    ("llm.base_url", "(none: offline answerer)", "Base URL of the chat-completions API, e.g. `http://127.0.0.1:11434/v1`."),
+    ("llm.api_key", "(none)", "API key; sent as a bearer token (OpenAI) or `api-key` header (Azure). Never printed."),
+    ("llm.model", "(none)", "Model name; required with `llm.base_url` for the `openai` provider."),
+    ("llm.deployment", "(none)", "Azure deployment name (required for `azure`)."),
+    ("llm.api_version", "(none)", "Azure `api-version` query parameter (required for `azure`)."),
+    ("llm.max_tokens", "1200", "Upper bound on tokens generated per answer."),
+    ("llm.temperature", "0.2", "Sampling temperature, 0–2."),
+    ("llm.connect_timeout_secs", "5", "Timeout to connect to the LLM server."),
+    ("llm.first_token_timeout_secs", "30", "Timeout until the first streamed token."),
+    ("llm.total_timeout_secs", "120", "Timeout for a whole LLM call."),
+    ("llm.max_retries", "3", "Retries on 429, 5xx and connection errors (exponential backoff with jitter)."),
+    ("admin.token", "(none: admin disabled)", "Token for the admin area and admin APIs (at least 16 characters). Never printed."),
+}
+
+pub fn setting_docs() -> &'static [SettingDoc] {
+    DOCS
+}
+
+/// Maps an environment variable name (after the prefix) to its setting key, by
+/// matching the documented list, so `LLM_BASE_URL` becomes `llm.base_url`.
+pub(crate) fn key_for_env(rest: &str) -> Option<&'static str> {
+    DOCS.iter()
+        .find(|d| d.env_var()[ENV_PREFIX.len()..].eq_ignore_ascii_case(rest))
+        .map(|d| d.key)
+}

@@ -1,0 +1,136 @@
+//! Start-up validation. Each problem names the setting, the value (secrets masked),
+//! where it came from and why it is wrong; all problems are reported at once.
+
+use super::{Config, LlmProvider};
+use figment::Figment;
+use std::path::Path;
+
+pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut bad = |key: &str, value: &dyn std::fmt::Display, why: String| {
+        let source = figment
+            .find_metadata(key)
+            .map(|m| match &m.source {
+                Some(src) => format!("{} {src}", m.name),
+                None => m.name.to_string(),
+            })
+            .unwrap_or_else(|| "default".into());
+        out.push(format!(
+            "{key} = {value:?} (from {source}): {why}",
+            value = value.to_string()
+        ));
+    };
+
+    if let Err(why) = check_data_dir(&config.data_dir) {
+        bad("data_dir", &config.data_dir.display(), why);
+    }
+    if let Some(dir) = &config.server.assets_dir
+        && !dir.join("index.html").is_file()
+    {
+        bad(
+            "server.assets_dir",
+            &dir.display(),
+            "no index.html in this directory (run `trunk build --release`)".into(),
+        );
+    }
+    if let Err(e) = tracing_subscriber::EnvFilter::try_new(&config.log.level) {
+        bad(
+            "log.level",
+            &config.log.level,
+            format!("not a valid tracing filter: {e}"),
+        );
+    }
+
+    let llm = &config.llm;
+    if let Some(url) = &llm.base_url {
+        match url::Url::parse(url) {
+            Err(e) => bad("llm.base_url", url, format!("not a valid URL: {e}")),
+            Ok(u) if !matches!(u.scheme(), "http" | "https") => bad(
+                "llm.base_url",
+                url,
+                format!("scheme must be http or https, not {}", u.scheme()),
+            ),
+            Ok(u) if u.host_str().is_none() => {
+                bad("llm.base_url", url, "the URL has no host".into())
+            }
+            Ok(_) => {}
+        }
+        match llm.provider {
+            LlmProvider::Openai if llm.model.as_deref().unwrap_or("").is_empty() => {
+                bad("llm.model", &"", "required when llm.base_url is set".into())
+            }
+            LlmProvider::Azure => {
+                if llm.deployment.as_deref().unwrap_or("").is_empty() {
+                    bad(
+                        "llm.deployment",
+                        &"",
+                        "required for the azure provider".into(),
+                    );
+                }
+                if llm.api_version.as_deref().unwrap_or("").is_empty() {
+                    bad(
+                        "llm.api_version",
+                        &"",
+                        "required for the azure provider".into(),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    if !(0.0..=2.0).contains(&llm.temperature) {
+        bad(
+            "llm.temperature",
+            &llm.temperature,
+            "must be between 0 and 2".into(),
+        );
+    }
+    if llm.max_tokens == 0 {
+        bad(
+            "llm.max_tokens",
+            &llm.max_tokens,
+            "must be at least 1".into(),
+        );
+    }
+    for (key, secs) in [
+        ("llm.connect_timeout_secs", llm.connect_timeout_secs),
+        ("llm.first_token_timeout_secs", llm.first_token_timeout_secs),
+        ("llm.total_timeout_secs", llm.total_timeout_secs),
+    ] {
+        if secs == 0 {
+            bad(key, &secs, "must be at least 1 second".into());
+        }
+    }
+    if llm.first_token_timeout_secs > llm.total_timeout_secs {
+        bad(
+            "llm.first_token_timeout_secs",
+            &llm.first_token_timeout_secs,
+            format!(
+                "must not exceed llm.total_timeout_secs ({})",
+                llm.total_timeout_secs
+            ),
+        );
+    }
+    if let Some(token) = &config.admin.token
+        && token.expose().chars().count() < 16
+    {
+        bad(
+            "admin.token",
+            token,
+            "must be at least 16 characters".into(),
+        );
+    }
+    out
+}
+
+/// The data dir must exist (it is created) and be writable: probe with a real file.
+fn check_data_dir(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the directory: {e}"))?;
+    if !dir.is_dir() {
+        return Err("exists but is not a directory".into());
+    }
+    let probe = dir.join(format!(".write-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"ok").map_err(|e| format!("the directory is not writable: {e}"))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}

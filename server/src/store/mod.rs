@@ -1,0 +1,118 @@
+//! SQLite storage. One database file in the data dir, WAL mode, foreign keys on.
+//!
+//! Connection strategy: a small pool of reader connections plus one writer
+//! connection. SQLite allows many readers beside one writer in WAL mode, and funnelling
+//! every write through one connection avoids `SQLITE_BUSY` upgrades. All calls run on
+//! tokio's blocking pool, so the async runtime is never blocked by disk I/O.
+
+mod error;
+mod migrations;
+mod status;
+
+pub use error::StoreError;
+pub use migrations::{LATEST_VERSION, MIGRATIONS, schema_version};
+pub use status::index_summary;
+
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub type Pool = r2d2::Pool<SqliteConnectionManager>;
+
+#[derive(Clone)]
+pub struct Db {
+    path: PathBuf,
+    readers: Pool,
+    writer: Arc<Mutex<Connection>>,
+}
+
+const READERS: u32 = 8;
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL;
+         PRAGMA synchronous = NORMAL;
+         PRAGMA foreign_keys = ON;
+         PRAGMA temp_store = MEMORY;",
+    )
+}
+
+impl Db {
+    /// Opens (creating if needed) the database and applies pending migrations.
+    pub fn open(path: &Path) -> Result<Db, StoreError> {
+        let mut writer = Connection::open(path).map_err(|e| StoreError::open(path, e))?;
+        configure(&writer).map_err(|e| StoreError::open(path, e))?;
+        migrations::migrate(&mut writer, LATEST_VERSION)?;
+
+        let manager = SqliteConnectionManager::file(path).with_init(|c| configure(c));
+        let readers = r2d2::Pool::builder()
+            .max_size(READERS)
+            .min_idle(Some(1))
+            .connection_timeout(Duration::from_secs(30))
+            .build(manager)?;
+        Ok(Db {
+            path: path.to_path_buf(),
+            readers,
+            writer: Arc::new(Mutex::new(writer)),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `f` on a reader connection on the blocking pool.
+    pub async fn read<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let pool = self.readers.clone();
+        tokio::task::spawn_blocking(move || {
+            let conn = pool.get()?;
+            f(&conn)
+        })
+        .await?
+    }
+
+    /// Runs `f` with the single writer connection on the blocking pool.
+    pub async fn write<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let writer = self.writer.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = writer.lock().map_err(|_| StoreError::Poisoned)?;
+            f(&mut conn)
+        })
+        .await?
+    }
+
+    /// Synchronous read for command-line paths that have no runtime to spare.
+    pub fn read_blocking<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let conn = self.readers.get()?;
+        f(&conn)
+    }
+
+    /// Synchronous write, same single writer connection.
+    pub fn write_blocking<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.writer.lock().map_err(|_| StoreError::Poisoned)?;
+        f(&mut conn)
+    }
+
+    /// Cheap liveness probe for `/health`.
+    pub async fn ping(&self) -> Result<u32, StoreError> {
+        self.read(|c| Ok(schema_version(c)?)).await
+    }
+}

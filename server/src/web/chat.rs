@@ -1,0 +1,48 @@
+//! `POST /api/chat`: validates the question, then streams the turn as Server-Sent
+//! Events (`event: <type>`, `data: <json>`). A POST carries long questions and the
+//! session id in the body; the browser reads the body with fetch streaming and an
+//! AbortController (Stop), and dropping the connection drops the turn.
+
+use super::{ApiFailure, AppState};
+use crate::agent::TurnOptions;
+use app::api::{ChatEvent, ChatRequest};
+use axum::Json;
+use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures::{Stream, StreamExt};
+use std::convert::Infallible;
+use std::time::Duration;
+
+/// Pause between streamed pieces of an offline answer, so text arrives at a readable
+/// pace (an LLM's own pace is used as is).
+const BROWSER_PACE: Duration = Duration::from_millis(12);
+
+pub async fn chat(
+    State(state): State<AppState>,
+    payload: Result<Json<ChatRequest>, JsonRejection>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiFailure> {
+    let Json(request) = payload?;
+    let question = crate::agent::validate_question(&request.question).map_err(ApiFailure::from)?;
+    let options = TurnOptions {
+        pace: BROWSER_PACE,
+        shutdown: state.shutdown.clone(),
+    };
+    let turn = state
+        .agent
+        .start_turn(question, request.session_id, options);
+    let events = turn.enumerate().map(|(seq, ev)| Ok(to_sse(seq, &ev)));
+    Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}
+
+fn to_sse(seq: usize, ev: &ChatEvent) -> Event {
+    Event::default()
+        .id(seq.to_string())
+        .event(ev.kind())
+        .json_data(ev)
+        .unwrap_or_else(|_| {
+            Event::default().event("error").data(
+                r#"{"type":"error","code":"internal_error","message":"event encoding failed"}"#,
+            )
+        })
+}

@@ -1,0 +1,71 @@
+//! Turns any layer's error into the public `{code, message}` body. Server errors are
+//! logged with their full detail; the client sees only the code's safe message.
+
+use app::api::{ApiError, ErrorCode};
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+#[derive(Debug)]
+pub struct ApiFailure {
+    pub public: ApiError,
+    /// Internal detail for the log; never serialised.
+    pub detail: Option<String>,
+}
+
+impl ApiFailure {
+    /// A client error whose message is safe to show as written.
+    pub fn client(code: ErrorCode, message: impl Into<String>) -> Self {
+        ApiFailure {
+            public: ApiError::new(code, message),
+            detail: None,
+        }
+    }
+
+    /// An internal error: the detail is logged, the client gets the default message.
+    pub fn internal(code: ErrorCode, detail: impl std::fmt::Display) -> Self {
+        ApiFailure {
+            public: ApiError::from_code(code),
+            detail: Some(detail.to_string()),
+        }
+    }
+
+    pub fn log(&self) {
+        match &self.detail {
+            Some(detail) if self.public.status() >= 500 => {
+                tracing::error!(code = %self.public.code, %detail, "request failed")
+            }
+            Some(detail) => tracing::warn!(code = %self.public.code, %detail, "request rejected"),
+            None => tracing::debug!(code = %self.public.code, "request rejected"),
+        }
+    }
+}
+
+impl From<crate::store::StoreError> for ApiFailure {
+    fn from(e: crate::store::StoreError) -> Self {
+        ApiFailure::internal(e.code(), e)
+    }
+}
+
+/// A body that is not the expected JSON: too large, wrong content type, or malformed.
+impl From<axum::extract::rejection::JsonRejection> for ApiFailure {
+    fn from(e: axum::extract::rejection::JsonRejection) -> Self {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiFailure::client(
+                ErrorCode::PayloadTooLarge,
+                ErrorCode::PayloadTooLarge.default_message(),
+            )
+        } else {
+            ApiFailure::client(ErrorCode::BadRequest, e.body_text())
+        }
+    }
+}
+
+impl IntoResponse for ApiFailure {
+    fn into_response(self) -> Response {
+        self.log();
+        let status =
+            StatusCode::from_u16(self.public.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, Json(self.public)).into_response()
+    }
+}

@@ -1,0 +1,87 @@
+//! The HTTP edge: router, state and graceful shutdown. Handlers stay thin and call
+//! into the layers below; failures become `{code, message}` bodies via `ApiFailure`.
+
+mod assets;
+mod backend;
+mod chat;
+mod failure;
+mod health;
+mod shutdown;
+
+pub use failure::ApiFailure;
+pub use shutdown::wait_for_signal;
+
+use crate::agent::Agent;
+use crate::config::Config;
+use crate::store::Db;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
+use tower_http::compression::CompressionLayer;
+use tower_http::trace::TraceLayer;
+
+/// Shared by every handler.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub agent: Arc<Agent>,
+    /// Cancelled on SIGINT/SIGTERM; open answer streams end with a `shutting_down` error.
+    pub shutdown: CancellationToken,
+    pub started: Instant,
+}
+
+impl AppState {
+    pub fn new(config: Config, db: Db) -> Self {
+        let config = Arc::new(config);
+        let agent = Arc::new(Agent::new(db.clone(), config.clone()));
+        AppState {
+            config,
+            db,
+            agent,
+            shutdown: CancellationToken::new(),
+            started: Instant::now(),
+        }
+    }
+}
+
+/// Request bodies above this are refused before any handler runs.
+const MAX_BODY_BYTES: usize = 256 * 1024;
+
+pub fn router(state: AppState) -> Router {
+    let assets = assets::Assets::from_config(&state.config);
+    Router::new()
+        .route("/health", get(health::health))
+        .route("/api/chat", post(chat::chat))
+        .route(
+            "/api/{*fn_name}",
+            get(backend::server_fn).post(backend::server_fn),
+        )
+        .fallback(get(assets::serve).with_state(assets.clone()))
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        // The default predicate skips `text/event-stream`, so answers are not buffered.
+        .layer(CompressionLayer::new())
+        .layer(TraceLayer::new_for_http())
+}
+
+/// Serves until the shutdown token is cancelled, then gives open connections the
+/// configured grace period before returning.
+pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+    let shutdown = state.shutdown.clone();
+    let grace = Duration::from_secs(state.config.server.shutdown_grace_secs);
+    let app = router(state);
+    let stopping = shutdown.clone();
+    let server = axum::serve(listener, app)
+        .with_graceful_shutdown(async move { stopping.cancelled().await });
+    tokio::select! {
+        result = server => result,
+        _ = async { shutdown.cancelled().await; tokio::time::sleep(grace).await } => {
+            tracing::warn!(grace_secs = grace.as_secs(), "grace period over; closing remaining connections");
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! The real `registry-chat` binary: configuration handling and the serve lifecycle.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_registry-chat"));
+    // Tests must not see the developer's own settings.
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("REGISTRY_CHAT_")) {
+        cmd.env_remove(k);
+    }
+    cmd.env_remove("RUST_LOG");
+    cmd
+}
+
+fn run(cmd: &mut Command) -> (bool, String, String) {
+    let out = cmd.output().expect("run registry-chat");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn config_prints_effective_settings_with_secrets_masked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, out, err) = run(bin()
+        .args(["config", "--json", "--data-dir"])
+        .arg(dir.path())
+        .env("REGISTRY_CHAT_LLM_BASE_URL", "http://127.0.0.1:11434/v1")
+        .env("REGISTRY_CHAT_LLM_MODEL", "llama3")
+        .env("REGISTRY_CHAT_LLM_API_KEY", "sk-supersecret-123")
+        .env("REGISTRY_CHAT_ADMIN_TOKEN", "0123456789012345678"));
+    assert!(ok, "{err}");
+    assert!(!out.contains("sk-supersecret") && !err.contains("sk-supersecret"));
+    assert!(
+        !out.contains("0123456789012345678"),
+        "numeric-looking token is still masked"
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["llm"]["model"], "llama3");
+    assert_eq!(v["llm"]["api_key"], "********");
+    assert_eq!(v["admin"]["token"], "********");
+    assert_eq!(v["data_dir"], dir.path().to_str().unwrap());
+}
+
+#[test]
+fn flags_beat_env_which_beats_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rc.toml");
+    std::fs::write(
+        &file,
+        "[server]\naddr = \"127.0.0.1:4001\"\n[llm]\ntemperature = 0.5\nmax_tokens = 10\n",
+    )
+    .unwrap();
+    let (ok, out, err) = run(bin()
+        .args(["--config"])
+        .arg(&file)
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["config", "--json"])
+        .env("REGISTRY_CHAT_LLM_MAX_TOKENS", "20"));
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["server"]["addr"], "127.0.0.1:4001", "from the file");
+    assert_eq!(v["llm"]["temperature"], 0.5, "from the file");
+    assert_eq!(v["llm"]["max_tokens"], 20, "env beats the file");
+}
+
+#[test]
+fn wrong_settings_fail_with_the_setting_its_source_and_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, _, err) = run(bin()
+        .arg("--data-dir")
+        .arg(dir.path())
+        .arg("config")
+        .env("REGISTRY_CHAT_LLM_BASE_URL", "htp:/nowhere")
+        .env("REGISTRY_CHAT_LLM_MODEL", "m")
+        .env("REGISTRY_CHAT_LLM_TEMPERATURE", "7")
+        .env("REGISTRY_CHAT_ADMIN_TOKEN", "short"));
+    assert!(!ok);
+    assert!(err.contains("llm.base_url"), "{err}");
+    assert!(err.contains("REGISTRY_CHAT_"), "names the source: {err}");
+    assert!(err.contains("scheme must be http or https"), "{err}");
+    assert!(
+        err.contains("llm.temperature") && err.contains("between 0 and 2"),
+        "{err}"
+    );
+    assert!(
+        err.contains("admin.token") && !err.contains("short\""),
+        "token value is masked: {err}"
+    );
+}
+
+#[test]
+fn an_unusable_data_dir_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "not a dir").unwrap();
+    let (ok, _, err) = run(bin()
+        .arg("--data-dir")
+        .arg(blocker.join("sub"))
+        .arg("config"));
+    assert!(!ok);
+    assert!(
+        err.contains("data_dir") && err.contains("cannot create the directory"),
+        "{err}"
+    );
+}
+
+#[test]
+fn malformed_or_unknown_toml_is_reported_with_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rc.toml");
+    std::fs::write(&file, "[server]\nadress = \"x\"\n").unwrap();
+    let (ok, _, err) = run(bin()
+        .arg("--config")
+        .arg(&file)
+        .arg("--data-dir")
+        .arg(dir.path())
+        .arg("config"));
+    assert!(!ok);
+    assert!(err.contains("adress"), "{err}");
+
+    std::fs::write(&file, "[server]\naddr = \"not an address\"\n").unwrap();
+    let (ok, _, err) = run(bin()
+        .arg("--config")
+        .arg(&file)
+        .arg("--data-dir")
+        .arg(dir.path())
+        .arg("config"));
+    assert!(!ok);
+    assert!(
+        err.contains("server.addr") && err.contains("rc.toml"),
+        "{err}"
+    );
+
+    let (ok, _, err) = run(bin()
+        .arg("--config")
+        .arg(dir.path().join("missing.toml"))
+        .arg("config"));
+    assert!(!ok);
+    assert!(err.contains("does not exist"), "{err}");
+}
+
+#[test]
+fn every_setting_is_listed_and_documented_in_the_readme() {
+    let (ok, out, err) = run(bin()
+        .args(["config", "--list", "--data-dir"])
+        .arg(tempfile::tempdir().unwrap().path()));
+    assert!(ok, "{err}");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    for doc in registry_chat::config::setting_docs() {
+        assert!(
+            out.contains(&doc.env_var()),
+            "config --list shows {}",
+            doc.key
+        );
+        assert!(
+            readme.contains(&format!("`{}`", doc.env_var())),
+            "README documents {}",
+            doc.env_var()
+        );
+    }
+}
+
+#[test]
+fn serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = bin()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{line}");
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let health: serde_json::Value = rt.block_on(async {
+        reqwest::get(format!("{url}/health"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    });
+    assert_eq!(health["status"], "ok");
+
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let started = Instant::now();
+    let exit = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "did not stop after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "exit status after SIGTERM: {exit:?}");
+    assert!(dir.path().join("registry-chat.db").is_file());
+}
