@@ -2,8 +2,10 @@
 //! `main.rs` only parses arguments and calls [`cli::run`].
 
 pub mod agent;
+pub mod catalog;
 pub mod cli;
 pub mod config;
+pub mod ingest;
 pub mod store;
 pub mod telemetry;
 pub mod web;

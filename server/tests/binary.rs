@@ -220,3 +220,91 @@ fn serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() {
     assert!(exit.success(), "exit status after SIGTERM: {exit:?}");
     assert!(dir.path().join("registry-chat.db").is_file());
 }
+
+#[test]
+fn index_status_bundles_and_show_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap().to_string();
+    let cli = |args: &[&str]| run(bin().args(["--data-dir", &data]).args(args));
+
+    let (ok, out, err) = cli(&["index", "--quiet"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("Indexed 3 collections and 1 doc sets"),
+        "{out}"
+    );
+    assert!(out.contains("Total: 54 bundles"), "{out}");
+    let (ok, out, _) = cli(&["index"]);
+    assert!(ok && out.contains("Nothing changed"), "{out}");
+    let (ok, _, err) = cli(&["index", "--if-empty"]);
+    assert!(ok && err.contains("already has 3 collections"), "{err}");
+
+    let (ok, out, err) = cli(&["status", "--json"]);
+    assert!(ok, "{err}");
+    let status: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let cols = status["collections"].as_array().unwrap();
+    assert_eq!(cols.len(), 3);
+    for c in cols {
+        for key in [
+            "name",
+            "bundles",
+            "tasks",
+            "slis",
+            "docs",
+            "keywords",
+            "warnings",
+            "commit",
+            "indexed_at",
+        ] {
+            assert!(c.get(key).is_some(), "status JSON has {key}: {c}");
+        }
+        assert_eq!(c["stale"], serde_json::json!([]));
+    }
+    assert_eq!(status["index"]["state"], "ready");
+
+    let (ok, out, _) = cli(&["bundles", "--json", "--collection", "kube-ops"]);
+    assert!(ok);
+    let bundles: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let list = bundles.as_array().unwrap();
+    assert_eq!(list.len(), 20);
+    for b in list {
+        for key in [
+            "collection",
+            "slug",
+            "display_name",
+            "platform",
+            "access",
+            "resource_types",
+            "tasks",
+            "slis",
+        ] {
+            assert!(b.get(key).is_some(), "bundles JSON has {key}");
+        }
+    }
+    let t = &list
+        .iter()
+        .find(|b| b["slug"] == "k8s-pod-crashloop-triage")
+        .unwrap()["tasks"][0];
+    assert!(t["name"].is_string() && t["doc"].is_string() && t["tags"].is_array());
+
+    let (ok, out, _) = cli(&["show", "kube-ops/k8s-pod-crashloop-triage"]);
+    assert!(ok);
+    assert!(
+        out.contains("Tasks (runbook)")
+            && out.contains("Variables:")
+            && out.contains("RW.KubeTriage"),
+        "{out}"
+    );
+    let (ok, _, err) = cli(&["show", "kube-ops/no-such-bundle"]);
+    assert!(
+        !ok && err.contains("no bundle kube-ops/no-such-bundle"),
+        "{err}"
+    );
+    let (ok, _, err) = cli(&["index", "--collection", "/definitely/not/here"]);
+    assert!(!ok && err.contains("not a directory"), "{err}");
+    let (ok, out, _) = cli(&["status"]);
+    assert!(
+        ok && out.contains("Index: ready"),
+        "a failed run keeps the catalog: {out}"
+    );
+}

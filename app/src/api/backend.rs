@@ -2,6 +2,7 @@
 //! trait and hands it to each server-function call through Leptos context; this keeps
 //! the function declarations here (shared with the browser) without a crate cycle.
 
+use super::catalog::{BundleDetail, BundleFilter, BundleSummary, CollectionStatus};
 use super::error::{ApiError, ErrorCode};
 use super::status::Health;
 use futures::future::BoxFuture;
@@ -9,6 +10,13 @@ use std::sync::Arc;
 
 pub trait Backend: Send + Sync + 'static {
     fn health(&self) -> BoxFuture<'_, Health>;
+    fn collections(&self) -> BoxFuture<'_, Result<Vec<CollectionStatus>, ApiError>>;
+    fn bundles(&self, filter: BundleFilter) -> BoxFuture<'_, Result<Vec<BundleSummary>, ApiError>>;
+    fn bundle(
+        &self,
+        collection: String,
+        slug: String,
+    ) -> BoxFuture<'_, Result<BundleDetail, ApiError>>;
 }
 
 pub type SharedBackend = Arc<dyn Backend>;

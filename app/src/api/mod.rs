@@ -2,6 +2,7 @@
 
 #[cfg(feature = "ssr")]
 pub mod backend;
+pub mod catalog;
 pub mod error;
 pub mod events;
 pub mod functions;

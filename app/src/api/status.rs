@@ -27,6 +27,19 @@ pub struct IndexHealth {
     pub bundles: u64,
     #[serde(default)]
     pub last_indexed_at: Option<String>,
+    /// One line per indexed collection.
+    #[serde(default)]
+    pub sources: Vec<IndexSource>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IndexSource {
+    pub name: String,
+    pub bundles: u64,
+    pub warnings: u64,
+    #[serde(default)]
+    pub commit: Option<String>,
+    pub indexed_at: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

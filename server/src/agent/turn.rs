@@ -114,7 +114,9 @@ impl Agent {
         .await?;
         sink.send(ChatEvent::stage("search", "Checking the index…"))
             .await?;
-        let index = crate::store::index_summary(&self.db)
+        let index = self
+            .db
+            .read(crate::catalog::index_summary)
             .await
             .map_err(AgentError::from)?;
         sink.send(ChatEvent::stage("write", "Writing…")).await?;

@@ -1,8 +1,11 @@
 //! The command line: argument definitions and dispatch. This is the binary's edge,
 //! the only place `anyhow` is used.
 
+mod bundles;
 mod config_cmd;
+mod index;
 mod serve;
+mod status;
 
 use crate::config::{self, Config, LogFormat, Overrides};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -37,6 +40,14 @@ pub struct Cli {
 pub enum Command {
     /// Serve the web app, server functions and `/health` (the default command)
     Serve(ServeArgs),
+    /// Index codecollections and docs into the catalog (incremental)
+    Index(index::IndexArgs),
+    /// Show what the catalog holds: counts, commits, warnings, stale bundles
+    Status(status::StatusArgs),
+    /// List indexed codebundles with their derived platform and access
+    Bundles(bundles::BundlesArgs),
+    /// Show one codebundle in full (COLLECTION/SLUG)
+    Show(bundles::ShowArgs),
     /// Print the effective configuration (secrets masked) or the list of settings
     Config(ConfigArgs),
 }
@@ -95,6 +106,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
     match cli.command.unwrap_or(Command::Serve(ServeArgs::default())) {
         Command::Serve(_) => serve::run(config),
+        Command::Index(args) => index::run(&config, &args),
+        Command::Status(args) => status::run(&config, &args),
+        Command::Bundles(args) => bundles::list(&config, &args),
+        Command::Show(args) => bundles::show(&config, &args),
         Command::Config(args) => config_cmd::run(&config, &args),
     }
 }

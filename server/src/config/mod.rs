@@ -24,6 +24,29 @@ pub struct Config {
     pub log: LogConfig,
     pub llm: LlmConfig,
     pub admin: AdminConfig,
+    /// Codecollections to index (`[[collections]]`); empty means the bundled samples.
+    pub collections: Vec<CollectionConfig>,
+    /// Documentation folders to index (`[[docs]]`).
+    pub docs: Vec<DocsConfig>,
+}
+
+/// `[[collections]]`: a local `path`, or a `git_url` with an optional `ref`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectionConfig {
+    pub name: Option<String>,
+    pub path: Option<PathBuf>,
+    pub git_url: Option<String>,
+    #[serde(rename = "ref")]
+    pub git_ref: Option<String>,
+}
+
+/// `[[docs]]`: a folder of markdown files.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocsConfig {
+    pub name: Option<String>,
+    pub path: PathBuf,
 }
 
 impl Default for Config {
@@ -34,6 +57,8 @@ impl Default for Config {
             log: LogConfig::default(),
             llm: LlmConfig::default(),
             admin: AdminConfig::default(),
+            collections: Vec::new(),
+            docs: Vec::new(),
         }
     }
 }

@@ -111,6 +111,43 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
             ),
         );
     }
+    for (i, c) in config.collections.iter().enumerate() {
+        let key = format!("collections[{i}]");
+        match (&c.path, &c.git_url) {
+            (Some(_), Some(_)) | (None, None) => bad(
+                &key,
+                &c.name.clone().unwrap_or_default(),
+                "set exactly one of `path` or `git_url`".into(),
+            ),
+            (Some(p), None) if !p.join("codebundles").is_dir() => bad(
+                &format!("{key}.path"),
+                &p.display(),
+                "not a codecollection (no codebundles/ directory)".into(),
+            ),
+            (None, Some(u)) if !looks_like_git_url(u) => bad(
+                &format!("{key}.git_url"),
+                u,
+                "not a git URL (https://, ssh://, file:// or git@host:path)".into(),
+            ),
+            _ => {}
+        }
+        if c.git_ref.is_some() && c.git_url.is_none() {
+            bad(
+                &format!("{key}.ref"),
+                &c.git_ref.clone().unwrap_or_default(),
+                "`ref` needs `git_url`".into(),
+            );
+        }
+    }
+    for (i, d) in config.docs.iter().enumerate() {
+        if !d.path.is_dir() {
+            bad(
+                &format!("docs[{i}].path"),
+                &d.path.display(),
+                "not a directory".into(),
+            );
+        }
+    }
     if let Some(token) = &config.admin.token
         && token.expose().chars().count() < 16
     {
@@ -133,4 +170,11 @@ fn check_data_dir(dir: &Path) -> Result<(), String> {
     std::fs::write(&probe, b"ok").map_err(|e| format!("the directory is not writable: {e}"))?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
+}
+
+fn looks_like_git_url(u: &str) -> bool {
+    ["https://", "http://", "ssh://", "git://", "file://"]
+        .iter()
+        .any(|p| u.starts_with(p))
+        || (u.starts_with("git@") && u.contains(':'))
 }

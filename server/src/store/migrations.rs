@@ -12,11 +12,18 @@ pub struct Migration {
 }
 
 /// Append only: never edit a released migration, add a new one.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "foundation",
-    sql: include_str!("migrations/0001_foundation.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "foundation",
+        sql: include_str!("migrations/0001_foundation.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "catalog",
+        sql: include_str!("migrations/0002_catalog.sql"),
+    },
+];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;
 

@@ -7,11 +7,9 @@
 
 mod error;
 mod migrations;
-mod status;
 
 pub use error::StoreError;
 pub use migrations::{LATEST_VERSION, MIGRATIONS, schema_version};
-pub use status::index_summary;
 
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::Connection;

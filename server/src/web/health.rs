@@ -23,7 +23,7 @@ pub async fn report(state: &AppState) -> Health {
             (false, 0)
         }
     };
-    let index = match crate::store::index_summary(&state.db).await {
+    let index = match state.db.read(crate::catalog::index_summary).await {
         Ok(s) => s,
         Err(e) => {
             tracing::error!(error = %e, "health: index summary failed");
@@ -32,6 +32,7 @@ pub async fn report(state: &AppState) -> Health {
                 collections: 0,
                 bundles: 0,
                 last_indexed_at: None,
+                sources: Vec::new(),
             }
         }
     };

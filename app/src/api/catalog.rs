@@ -1,0 +1,138 @@
+//! The catalog as the UI, the CLI and the API see it.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CollectionStatus {
+    pub name: String,
+    pub commit: Option<String>,
+    pub content_hash: String,
+    pub root: String,
+    pub git_url: Option<String>,
+    pub web_url: Option<String>,
+    pub bundles: u64,
+    pub tasks: u64,
+    pub slis: u64,
+    pub docs: u64,
+    pub keywords: u64,
+    pub warnings: u64,
+    pub indexed_at: String,
+    /// Bundles whose files changed on disk since they were indexed (`slug (changed)`,
+    /// `slug (new)`, `slug (removed)`); filled by `registry-chat status`.
+    #[serde(default)]
+    pub stale: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TaskInfo {
+    pub name: String,
+    pub doc: String,
+    pub tags: Vec<String>,
+    pub access: String,
+    pub file: String,
+    pub line_start: u32,
+    pub line_end: u32,
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BundleSummary {
+    pub collection: String,
+    pub slug: String,
+    pub display_name: String,
+    pub description: String,
+    pub platform: String,
+    pub access: String,
+    pub resource_types: Vec<String>,
+    pub tags: Vec<String>,
+    pub task_count: u32,
+    pub sli_count: u32,
+    #[serde(default)]
+    pub author: Option<String>,
+    #[serde(default)]
+    pub source_url: Option<String>,
+    pub tasks: Vec<TaskInfo>,
+    pub slis: Vec<TaskInfo>,
+}
+
+impl BundleSummary {
+    /// `collection/slug`, the stable identity used in citations and URLs.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.collection, self.slug)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct VariableInfo {
+    pub name: String,
+    /// `user`, `secret` or `service`.
+    pub kind: String,
+    pub var_type: Option<String>,
+    pub description: Option<String>,
+    pub default: Option<String>,
+    pub example: Option<String>,
+    pub enum_values: Vec<String>,
+    pub optional: bool,
+    /// No default and not optional: the user must set it.
+    pub required: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileInfo {
+    pub path: String,
+    pub size: u64,
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LibraryInfo {
+    pub name: String,
+    /// Not provided by any indexed collection (e.g. `RW.Core` from the runtime image).
+    pub external: bool,
+    /// Keywords of this library the bundle calls.
+    pub keywords_used: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DerivedSources {
+    pub platform: String,
+    pub resource_types: String,
+    pub access: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BundleDetail {
+    pub summary: BundleSummary,
+    pub runbook_display_name: Option<String>,
+    pub sli_display_name: Option<String>,
+    pub supports: Vec<String>,
+    pub force_tags: Vec<String>,
+    pub variables: Vec<VariableInfo>,
+    /// README markdown as written (rendered safely by the UI).
+    pub readme: Option<String>,
+    pub readme_url: Option<String>,
+    pub files: Vec<FileInfo>,
+    pub scripts: Vec<String>,
+    pub libraries: Vec<LibraryInfo>,
+    pub derived_from: DerivedSources,
+    pub level_of_detail: Option<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Filters for listing bundles; every field is optional and they combine with AND.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BundleFilter {
+    #[serde(default)]
+    pub collection: Option<String>,
+    #[serde(default)]
+    pub platform: Option<String>,
+    #[serde(default)]
+    pub tag: Option<String>,
+    #[serde(default)]
+    pub access: Option<String>,
+    /// Case-insensitive substring of the slug, display name or description.
+    #[serde(default)]
+    pub text: Option<String>,
+}

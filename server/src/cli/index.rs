@@ -1,0 +1,246 @@
+//! `registry-chat index`: builds or refreshes the catalog.
+
+use crate::config::Config;
+use crate::ingest::{
+    self, CollectionSource, DocSource, IndexOptions, IndexReport, IndexRequest, Location, source,
+};
+use clap::Args;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+#[derive(Debug, Args, Default)]
+pub struct IndexArgs {
+    /// A codecollection: a directory or a git URL (`URL#ref` picks a branch, tag or
+    /// commit); prefix `NAME=` to name it. Repeatable. Without any --collection or
+    /// --docs, the config's [[collections]]/[[docs]] are used, else the bundled samples.
+    #[arg(long = "collection", value_name = "PATH|URL")]
+    pub collections: Vec<String>,
+    /// A folder of markdown documentation (`NAME=PATH` to name it). Repeatable.
+    #[arg(long = "docs", value_name = "PATH")]
+    pub docs: Vec<String>,
+    /// Do nothing when the catalog already has collections (used by scripts/start).
+    #[arg(long)]
+    pub if_empty: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run(config: &Config, args: &IndexArgs) -> anyhow::Result<()> {
+    let db = super::open_db(config)?;
+    if args.if_empty {
+        let summary = db.read_blocking(crate::catalog::index_summary)?;
+        if summary.collections > 0 {
+            if !args.json {
+                eprintln!(
+                    "The catalog already has {} collections; not indexing (--if-empty).",
+                    summary.collections
+                );
+            }
+            return Ok(());
+        }
+    }
+    let request = request(config, args)?;
+    let options = IndexOptions {
+        progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
+        ..Default::default()
+    };
+    let report = ingest::run(&db, &config.data_dir, &request, &options)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_report(&report);
+    }
+    Ok(())
+}
+
+/// Flags replace the config lists; with neither, the bundled sample registry.
+fn request(config: &Config, args: &IndexArgs) -> anyhow::Result<IndexRequest> {
+    if !args.collections.is_empty() || !args.docs.is_empty() {
+        let collections = args
+            .collections
+            .iter()
+            .map(|s| parse_collection(s))
+            .collect();
+        let docs = args
+            .docs
+            .iter()
+            .map(|s| {
+                let (name, path) = named(s);
+                let path = PathBuf::from(path);
+                let name =
+                    name.unwrap_or_else(|| source::default_name(&Location::Path(path.clone())));
+                DocSource { name, path }
+            })
+            .collect();
+        return Ok(IndexRequest { collections, docs });
+    }
+    if !config.collections.is_empty() || !config.docs.is_empty() {
+        let collections = config
+            .collections
+            .iter()
+            .map(|c| {
+                let location = match (&c.path, &c.git_url) {
+                    (Some(p), _) => Location::Path(p.clone()),
+                    (None, Some(u)) => Location::Git {
+                        url: u.clone(),
+                        reference: c.git_ref.clone(),
+                    },
+                    (None, None) => unreachable!("validated at start-up"),
+                };
+                CollectionSource {
+                    name: c
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| source::default_name(&location)),
+                    location,
+                }
+            })
+            .collect();
+        let docs = config
+            .docs
+            .iter()
+            .map(|d| DocSource {
+                name: d
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| source::default_name(&Location::Path(d.path.clone()))),
+                path: d.path.clone(),
+            })
+            .collect();
+        return Ok(IndexRequest { collections, docs });
+    }
+    Ok(ingest::sample_request(&config.data_dir)?)
+}
+
+/// `name=value` when the part before `=` is a plain name (no path separators).
+fn named(s: &str) -> (Option<String>, &str) {
+    match s.split_once('=') {
+        Some((n, rest)) if !n.is_empty() && !n.contains(['/', '\\', ':']) => {
+            (Some(n.to_string()), rest)
+        }
+        _ => (None, s),
+    }
+}
+
+fn parse_collection(s: &str) -> CollectionSource {
+    let (name, value) = named(s);
+    let is_url = value.contains("://") || (value.starts_with("git@") && value.contains(':'));
+    let location = if is_url {
+        let (url, reference) = match value.rsplit_once('#') {
+            Some((u, r)) if !r.is_empty() => (u.to_string(), Some(r.to_string())),
+            _ => (value.to_string(), None),
+        };
+        Location::Git { url, reference }
+    } else {
+        Location::Path(PathBuf::from(value))
+    };
+    CollectionSource {
+        name: name.unwrap_or_else(|| source::default_name(&location)),
+        location,
+    }
+}
+
+fn print_report(r: &IndexReport) {
+    let secs = r.elapsed_ms as f64 / 1000.0;
+    if !r.wrote {
+        println!(
+            "Nothing changed since the last index ({} collections, {} doc sets checked in {secs:.2}s); nothing written.",
+            r.collections.len(),
+            r.doc_sets.len()
+        );
+    } else {
+        println!(
+            "Indexed {} collections and {} doc sets in {secs:.2}s",
+            r.collections.len(),
+            r.doc_sets.len()
+        );
+    }
+    for c in &r.collections {
+        let change = if c.unchanged {
+            "unchanged".to_string()
+        } else {
+            format!("parsed {}, removed {}", c.parsed, c.removed)
+        };
+        println!(
+            "  {:<28} {:>4} bundles {:>5} tasks {:>4} SLIs {:>4} keywords {:>4} doc sections {:>4} warnings  ({change}{})",
+            c.name,
+            c.bundles,
+            c.tasks,
+            c.slis,
+            c.keywords,
+            c.docs,
+            c.warnings.len(),
+            c.commit
+                .as_deref()
+                .map(|s| format!(", commit {}", &s[..s.len().min(10)]))
+                .unwrap_or_default()
+        );
+    }
+    for d in &r.doc_sets {
+        println!(
+            "  {:<28} {:>4} files {:>5} sections {:>4} warnings  (docs{})",
+            d.name,
+            d.files,
+            d.sections,
+            d.warnings.len(),
+            if d.unchanged { ", unchanged" } else { "" }
+        );
+    }
+    for name in &r.removed {
+        println!("  {name:<28} removed (no longer in the sources)");
+    }
+    let (bundles, tasks, slis, docs, keywords, warnings) = r.totals();
+    println!(
+        "Total: {bundles} bundles, {tasks} tasks, {slis} SLIs, {docs} doc sections, {keywords} keywords, {warnings} warnings"
+    );
+    let all: Vec<String> = r
+        .collections
+        .iter()
+        .flat_map(|c| c.warnings.iter().map(move |w| format!("{}: {w}", c.name)))
+        .chain(
+            r.doc_sets
+                .iter()
+                .flat_map(|d| d.warnings.iter().map(move |w| format!("{}: {w}", d.name))),
+        )
+        .collect();
+    const SHOWN: usize = 15;
+    if !all.is_empty() && r.wrote {
+        println!("Warnings:");
+        for w in all.iter().take(SHOWN) {
+            println!("  {w}");
+        }
+        if all.len() > SHOWN {
+            println!(
+                "  … and {} more (registry-chat status --warnings)",
+                all.len() - SHOWN
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collection_arguments() {
+        let c = parse_collection("ops=/srv/ops");
+        assert_eq!(c.name, "ops");
+        assert_eq!(c.location, Location::Path(PathBuf::from("/srv/ops")));
+        let c = parse_collection("https://github.com/acme/ops.git#v2");
+        assert_eq!(c.name, "ops");
+        assert_eq!(
+            c.location,
+            Location::Git {
+                url: "https://github.com/acme/ops.git".into(),
+                reference: Some("v2".into())
+            }
+        );
+        let c = parse_collection("file:///tmp/repo");
+        assert!(matches!(c.location, Location::Git { .. }));
+    }
+}

@@ -1,0 +1,606 @@
+//! Indexing against real files: the sample registry, incremental reindex, crash
+//! safety, git sources, and the parser against Robot Framework's own task lists.
+
+use registry_chat::catalog;
+use registry_chat::ingest::{
+    self, CollectionSource, DocSource, IndexOptions, IndexRequest, IngestError, Location,
+};
+use registry_chat::store::Db;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+fn collection(name: &str, root: &Path) -> CollectionSource {
+    CollectionSource {
+        name: name.into(),
+        location: Location::Path(root.to_path_buf()),
+    }
+}
+
+fn open(dir: &Path) -> Db {
+    Db::open(&dir.join("t.db")).unwrap()
+}
+
+fn index(db: &Db, data: &Path, req: &IndexRequest) -> ingest::IndexReport {
+    ingest::run(db, data, req, &IndexOptions::default()).expect("index run")
+}
+
+fn detail(db: &Db, c: &str, s: &str) -> app::api::catalog::BundleDetail {
+    db.read_blocking(|conn| catalog::detail(conn, c, s))
+        .unwrap()
+        .unwrap_or_else(|| panic!("{c}/{s} missing"))
+}
+
+#[test]
+fn indexes_the_bundled_sample_registry() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = open(dir.path());
+    let req = ingest::sample_request(dir.path()).unwrap();
+    let report = index(&db, dir.path(), &req);
+    assert!(report.wrote);
+    let (bundles, tasks, slis, docs, keywords, _) = report.totals();
+    assert_eq!(bundles, 54);
+    assert_eq!(
+        tasks + slis,
+        313,
+        "Robot Framework counts 313 tasks in the samples"
+    );
+    assert!(docs >= 70, "doc sections: {docs}");
+    assert!(keywords >= 8, "keywords: {keywords}");
+    let names: Vec<&str> = report.collections.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, vec!["cloud-ops", "kube-ops", "platform-ops"]);
+
+    // Same slug in two collections, different content.
+    let a = detail(&db, "kube-ops", "k8s-daemonset-health");
+    let b = detail(&db, "platform-ops", "k8s-daemonset-health");
+    assert_ne!(a.summary.display_name, b.summary.display_name);
+
+    // Tags on continuation lines win over the wrong generated manifest.
+    let ops = detail(&db, "kube-ops", "k8s-workload-ops");
+    assert_eq!(
+        (
+            ops.summary.access.as_str(),
+            ops.derived_from.access.as_str()
+        ),
+        ("read-write", "task-tags")
+    );
+    // No tags at all: destructive verbs decide.
+    let chaos = detail(&db, "kube-ops", "k8s-chaos-pod-killer");
+    assert_eq!(
+        (
+            chaos.summary.access.as_str(),
+            chaos.derived_from.access.as_str()
+        ),
+        ("read-write", "task-verbs")
+    );
+    assert_eq!(
+        detail(&db, "kube-ops", "k8s-pod-crashloop-triage")
+            .summary
+            .access,
+        "read-only"
+    );
+
+    // Platform from generation rules, including a rules file without an extension.
+    let run = detail(&db, "cloud-ops", "gcp-cloudrun-service-health");
+    assert_eq!(
+        (
+            run.summary.platform.as_str(),
+            run.derived_from.platform.as_str()
+        ),
+        ("gcp", "generation-rules")
+    );
+    let kv = detail(&db, "cloud-ops", "azure-keyvault-secret-expiry");
+    assert_eq!(
+        kv.derived_from.platform, "generation-rules",
+        "a `<slug>-yaml` rules file is read"
+    );
+
+    // The one-space-indented task is its own task, named as Robot names it.
+    let alarms = detail(&db, "cloud-ops", "aws-cloudwatch-alarm-review");
+    assert_eq!(alarms.summary.tasks.len(), 4);
+    assert!(
+        alarms
+            .summary
+            .tasks
+            .iter()
+            .any(|t| t.name.starts_with(" Show Alarm State History"))
+    );
+
+    // Missing pieces are warnings, not failures.
+    let slo = detail(&db, "platform-ops", "slo-error-budget");
+    assert!(slo.summary.tasks.is_empty() && slo.summary.slis.is_empty());
+    assert!(slo.readme.is_some());
+    assert!(
+        slo.warnings
+            .iter()
+            .any(|w| w.contains("no runbook.robot or sli.robot"))
+    );
+    let sli_only = detail(&db, "kube-ops", "k8s-pod-readiness-sli");
+    assert!(
+        sli_only.summary.tasks.is_empty()
+            && !sli_only.summary.slis.is_empty()
+            && sli_only.readme.is_none()
+    );
+    let drift = detail(&db, "platform-ops", "dns-record-drift");
+    assert!(drift.warnings.iter().any(|w| w.contains("not valid UTF-8")));
+    assert!(
+        drift.readme.as_deref().unwrap().contains('\u{FFFD}'),
+        "decoded lossily"
+    );
+
+    // Junk and secrets are never read.
+    for (c, s) in [
+        ("platform-ops", "gh-actions-workflow-failures"),
+        ("platform-ops", "chat-notify-sender"),
+        ("cloud-ops", "azure-appservice-health"),
+        ("cloud-ops", "gcp-cloudsql-instance-health"),
+        ("cloud-ops", "aws-lambda-error-rate"),
+    ] {
+        for f in detail(&db, c, s).files {
+            let hidden = f
+                .path
+                .split('/')
+                .any(|p| p.starts_with('.') && p != ".runwhen");
+            let junk = f.path.contains("/None/")
+                || f.path.ends_with(".tmp")
+                || f.path.ends_with("workflow_runs_dump.json");
+            assert!(
+                !hidden && !junk && !f.path.contains("api_token"),
+                "{} should have been skipped",
+                f.path
+            );
+        }
+    }
+
+    // Variables with attributes; duplicate secret imported once.
+    let ns = detail(&db, "kube-ops", "k8s-namespace-overview");
+    assert!(
+        ns.variables
+            .iter()
+            .any(|v| v.enum_values == vec!["kubectl", "oc"])
+    );
+    let aks = detail(&db, "cloud-ops", "azure-aks-cluster-health");
+    assert_eq!(
+        aks.variables
+            .iter()
+            .filter(|v| v.name == "azure_credentials")
+            .count(),
+        1
+    );
+
+    // Keyword libraries: in-repo libraries resolve and link; RW.Core is external.
+    let triage = detail(&db, "kube-ops", "k8s-pod-crashloop-triage");
+    let kt = triage
+        .libraries
+        .iter()
+        .find(|l| l.name == "RW.KubeTriage")
+        .expect("imports RW.KubeTriage");
+    assert!(!kt.external);
+    assert!(
+        kt.keywords_used
+            .iter()
+            .any(|k| k == "Summarize Pod Restarts"),
+        "{:?}",
+        kt.keywords_used
+    );
+    assert!(
+        triage
+            .libraries
+            .iter()
+            .any(|l| l.name == "RW.Core" && l.external)
+    );
+
+    // Health reads the catalog.
+    let summary = db.read_blocking(catalog::index_summary).unwrap();
+    assert_eq!(
+        (summary.state.as_str(), summary.collections, summary.bundles),
+        ("ready", 3, 54)
+    );
+}
+
+#[test]
+fn task_lists_equal_robot_frameworks_own_parser_on_the_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = open(dir.path());
+    let root = samples().join("collections");
+    let req = IndexRequest {
+        collections: ["cloud-ops", "kube-ops", "platform-ops"]
+            .iter()
+            .map(|n| collection(n, &root.join(n)))
+            .collect(),
+        docs: vec![],
+    };
+    index(&db, dir.path(), &req);
+    let expected: BTreeMap<String, serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(samples().join("expected-tasks.json")).unwrap(),
+    )
+    .unwrap();
+    let bundles = db
+        .read_blocking(|c| catalog::bundles(c, &Default::default()))
+        .unwrap();
+    let mut ours: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for b in &bundles {
+        for t in b.tasks.iter().chain(&b.slis) {
+            let file = t.file.rsplit('/').next().unwrap();
+            ours.entry(format!("{}/{}/{file}", b.collection, b.slug))
+                .or_default()
+                .push(t.name.clone());
+        }
+    }
+    assert_eq!(expected.len(), 97);
+    for (key, v) in &expected {
+        let want: Vec<String> = v["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(ours.get(key).cloned().unwrap_or_default(), want, "{key}");
+    }
+}
+
+fn db_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("t.db"))
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().to_string(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn reindexing_with_no_change_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = open(dir.path());
+    let req = ingest::sample_request(dir.path()).unwrap();
+    index(&db, dir.path(), &req);
+    // Flush the WAL so the files on disk are the whole story.
+    db.write_blocking(|c| Ok(c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")?))
+        .unwrap();
+    let before = db_files(dir.path());
+    let report = index(&db, dir.path(), &req);
+    assert!(!report.wrote);
+    assert!(
+        report
+            .collections
+            .iter()
+            .all(|c| c.unchanged && c.parsed == 0)
+    );
+    assert_eq!(
+        db_files(dir.path()),
+        before,
+        "the database files are byte-for-byte unchanged"
+    );
+    let changes: i64 = db
+        .write_blocking(|c| Ok(c.query_row("SELECT total_changes()", [], |r| r.get(0))?))
+        .unwrap();
+    let _ = changes; // total_changes is per connection and includes the first run; the bytes above are the proof
+}
+
+#[test]
+fn a_changed_bundle_is_reparsed_alone_and_a_removed_one_disappears() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("kube-ops");
+    copy_dir(&samples().join("collections/kube-ops"), &work);
+    let db = open(dir.path());
+    let req = IndexRequest {
+        collections: vec![collection("kube-ops", &work)],
+        docs: vec![],
+    };
+    assert_eq!(index(&db, dir.path(), &req).collections[0].parsed, 20);
+
+    let robot = work.join("codebundles/k8s-coredns-health/runbook.robot");
+    let text = std::fs::read_to_string(&robot).unwrap();
+    std::fs::write(
+        &robot,
+        text.replacen(
+            "*** Tasks ***",
+            "*** Tasks ***\nBrand New Task For Testing\n    Log    hi\n",
+            1,
+        ),
+    )
+    .unwrap();
+    std::fs::remove_dir_all(work.join("codebundles/k8s-chaos-pod-killer")).unwrap();
+
+    let stale = ingest::stale_bundles(&db, "kube-ops", &work).unwrap();
+    assert_eq!(
+        stale,
+        vec![
+            "k8s-coredns-health (changed)",
+            "k8s-chaos-pod-killer (removed)"
+        ]
+    );
+
+    let r = index(&db, dir.path(), &req);
+    assert_eq!((r.collections[0].parsed, r.collections[0].removed), (1, 1));
+    let coredns = detail(&db, "kube-ops", "k8s-coredns-health");
+    assert_eq!(coredns.summary.tasks[0].name, "Brand New Task For Testing");
+    assert!(
+        db.read_blocking(|c| catalog::detail(c, "kube-ops", "k8s-chaos-pod-killer"))
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(r.collections[0].bundles, 19);
+    assert!(
+        ingest::stale_bundles(&db, "kube-ops", &work)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_crash_mid_index_leaves_the_previous_catalog_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("kube-ops");
+    copy_dir(&samples().join("collections/kube-ops"), &work);
+    let db = open(dir.path());
+    let req = IndexRequest {
+        collections: vec![collection("kube-ops", &work)],
+        docs: vec![],
+    };
+    index(&db, dir.path(), &req);
+    let before = db
+        .read_blocking(|c| catalog::bundles(c, &Default::default()))
+        .unwrap();
+
+    // Change every bundle, then fail after half of them have been written.
+    for e in std::fs::read_dir(work.join("codebundles"))
+        .unwrap()
+        .flatten()
+    {
+        let readme = e.path().join("README.md");
+        if e.path().is_dir() {
+            std::fs::write(
+                &readme,
+                "# Rewritten\n\nEvery bundle changed for the crash test.\n",
+            )
+            .unwrap();
+        }
+    }
+    let err = ingest::run(
+        &db,
+        dir.path(),
+        &req,
+        &IndexOptions {
+            fail_after_bundles: Some(10),
+            ..Default::default()
+        },
+    )
+    .expect_err("injected failure");
+    assert!(matches!(err, IngestError::Injected(10)), "{err}");
+    let after = db
+        .read_blocking(|c| catalog::bundles(c, &Default::default()))
+        .unwrap();
+    assert_eq!(after, before, "the old catalog is still served unchanged");
+    let status: String = db
+        .read_blocking(|c| {
+            Ok(c.query_row(
+                "SELECT status FROM index_runs ORDER BY id DESC LIMIT 1",
+                [],
+                |r| r.get(0),
+            )?)
+        })
+        .unwrap();
+    assert_eq!(status, "ok", "the failed run left no trace either");
+
+    // The next run completes the change.
+    let r = index(&db, dir.path(), &req);
+    assert_eq!(r.collections[0].parsed, 20);
+    assert!(
+        detail(&db, "kube-ops", "k8s-coredns-health")
+            .readme
+            .unwrap()
+            .contains("Rewritten")
+    );
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let ok = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=Test",
+            "-c",
+            "user.email=test@example.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "git {args:?}");
+}
+
+#[test]
+fn git_sources_are_cloned_then_updated() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("upstream");
+    copy_dir(&samples().join("collections/platform-ops"), &repo);
+    git(&repo, &["init", "--quiet", "--initial-branch", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "--quiet", "-m", "first"]);
+    let url = format!("file://{}", repo.display());
+    let data = dir.path().join("data");
+    let db = open(dir.path());
+    let req = IndexRequest {
+        collections: vec![CollectionSource {
+            name: "platform-ops".into(),
+            location: Location::Git {
+                url: url.clone(),
+                reference: Some("main".into()),
+            },
+        }],
+        docs: vec![],
+    };
+    let first = index(&db, &data, &req);
+    assert_eq!(first.collections[0].bundles, 16);
+    let c1 = first.collections[0]
+        .commit
+        .clone()
+        .expect("commit recorded");
+    assert!(
+        data.join("collections/platform-ops/codebundles").is_dir(),
+        "cloned into the data dir"
+    );
+
+    let robot = repo.join("codebundles/vault-server-health/runbook.robot");
+    let text = std::fs::read_to_string(&robot).unwrap();
+    std::fs::write(
+        &robot,
+        text.replace(
+            "*** Tasks ***",
+            "*** Tasks ***\nA Task Added Upstream\n    Log    hi\n",
+        ),
+    )
+    .unwrap();
+    git(&repo, &["commit", "--quiet", "-am", "second"]);
+    let second = index(&db, &data, &req);
+    let c2 = second.collections[0].commit.clone().unwrap();
+    assert_ne!(c1, c2);
+    assert_eq!(
+        second.collections[0].parsed, 1,
+        "only the changed bundle is parsed"
+    );
+    let vault = detail(&db, "platform-ops", "vault-server-health");
+    assert!(
+        vault
+            .summary
+            .tasks
+            .iter()
+            .any(|t| t.name == "A Task Added Upstream")
+    );
+
+    // A bad URL fails cleanly and keeps the catalog.
+    let bad = IndexRequest {
+        collections: vec![CollectionSource {
+            name: "platform-ops".into(),
+            location: Location::Git {
+                url: format!("file://{}/missing", dir.path().display()),
+                reference: None,
+            },
+        }],
+        docs: vec![],
+    };
+    let err = ingest::run(&db, &data, &bad, &IndexOptions::default()).expect_err("missing repo");
+    assert!(err.to_string().contains("platform-ops"), "{err}");
+    assert_eq!(
+        db.read_blocking(catalog::index_summary).unwrap().bundles,
+        16
+    );
+}
+
+#[test]
+fn sources_that_are_not_collections_are_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = open(dir.path());
+    let req = IndexRequest {
+        collections: vec![collection("nope", &dir.path().join("nope"))],
+        docs: vec![DocSource {
+            name: "d".into(),
+            path: samples().join("docs"),
+        }],
+    };
+    let err = ingest::run(&db, dir.path(), &req, &IndexOptions::default()).unwrap_err();
+    assert!(
+        err.to_string().contains("nope") && err.to_string().contains("not a directory"),
+        "{err}"
+    );
+    let dup = IndexRequest {
+        collections: vec![
+            collection("x", &samples().join("collections/kube-ops")),
+            collection("x", &samples().join("collections/cloud-ops")),
+        ],
+        docs: vec![],
+    };
+    assert!(matches!(
+        ingest::run(&db, dir.path(), &dup, &IndexOptions::default()),
+        Err(IngestError::DuplicateName(_))
+    ));
+    assert_eq!(
+        db.read_blocking(catalog::index_summary)
+            .unwrap()
+            .collections,
+        0
+    );
+}
+
+/// Runs only when pointed at clones of the public RunWhen collections and Robot
+/// Framework's output for them (see README, "Checking the parser"):
+/// `REGISTRY_CHAT_RF_CORPORA=/tmp/corpora cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn task_lists_equal_robot_framework_on_the_public_collections() {
+    let root =
+        PathBuf::from(std::env::var("REGISTRY_CHAT_RF_CORPORA").expect("REGISTRY_CHAT_RF_CORPORA"));
+    let expected: BTreeMap<String, serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(root.join("rf-tasks.json")).unwrap())
+            .unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("codebundles").is_dir())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    names.sort();
+    let dir = tempfile::tempdir().unwrap();
+    let db = open(dir.path());
+    let req = IndexRequest {
+        collections: names.iter().map(|n| collection(n, &root.join(n))).collect(),
+        docs: vec![],
+    };
+    index(&db, dir.path(), &req);
+    let bundles = db
+        .read_blocking(|c| catalog::bundles(c, &Default::default()))
+        .unwrap();
+    let mut ours: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for b in &bundles {
+        for t in b.tasks.iter().chain(&b.slis) {
+            ours.entry(format!(
+                "{}/{}/{}",
+                b.collection,
+                b.slug,
+                t.file.rsplit('/').next().unwrap()
+            ))
+            .or_default()
+            .push(t.name.clone());
+        }
+    }
+    let mut diffs = Vec::new();
+    for (key, v) in &expected {
+        let want: Vec<String> = v["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
+        if ours.get(key).cloned().unwrap_or_default() != want {
+            diffs.push(key.clone());
+        }
+    }
+    assert!(diffs.is_empty(), "{} files differ: {diffs:?}", diffs.len());
+}
