@@ -5,8 +5,6 @@ TOOLS="${REGISTRY_CHAT_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/registry-chat/tool
 DATA_DIR="${REGISTRY_CHAT_DATA_DIR:-$ROOT/data}"
 export PATH="$TOOLS/bin:$HOME/.cargo/bin:$PATH"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-auto}"
-# One core behaves like one core here; candle is faster single-threaded on such boxes.
-export RAYON_NUM_THREADS="${RAYON_NUM_THREADS:-1}"
 
 now() { date +%s; }
 say() { printf '%s\n' "$*" >&2; }

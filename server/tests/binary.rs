@@ -308,3 +308,103 @@ fn index_status_bundles_and_show_from_the_command_line() {
         "a failed run keeps the catalog: {out}"
     );
 }
+
+#[test]
+fn search_and_eval_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap().to_string();
+    let cli = |args: &[&str]| {
+        run(bin()
+            .args(["--data-dir", &data])
+            .env("REGISTRY_CHAT_EMBEDDER_KIND", "hash")
+            .args(args))
+    };
+    let (ok, out, err) = cli(&["index", "--quiet"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("Embedded") && out.contains("hash-v1-384"),
+        "{out}"
+    );
+
+    let (ok, out, err) = cli(&[
+        "search",
+        "pods keep getting OOMKilled",
+        "--json",
+        "--k",
+        "3",
+    ]);
+    assert!(ok, "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let bundles = r["bundles"].as_array().unwrap();
+    assert_eq!(bundles.len(), 3);
+    assert_eq!(bundles[0]["key"], "kube-ops/k8s-pod-crashloop-triage");
+    assert!(
+        bundles
+            .iter()
+            .all(|b| (0.0..=1.0).contains(&b["score"].as_f64().unwrap()))
+    );
+    assert!(
+        bundles[0]["signals"]["fired"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "bm25")
+    );
+    assert!(r["docs"].is_array() && r["keywords"].is_array() && r["no_match"] == false);
+    let (ok, out, _) = cli(&[
+        "search",
+        "oracle tablespace almost full",
+        "--platform",
+        "aws",
+    ]);
+    assert!(ok && out.contains("No good match"), "{out}");
+    let (ok, _, err) = cli(&["search", "   "]);
+    assert!(!ok && err.contains("empty"), "{err}");
+
+    let golden = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../samples/golden/sample.jsonl"
+    );
+    let (ok, out, err) = cli(&["eval", "--golden", golden, "--json"]);
+    assert!(ok, "{err}");
+    let rep: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for key in [
+        "n",
+        "recall@1",
+        "recall@5",
+        "recall@10",
+        "mrr@10",
+        "ndcg@10",
+        "no_match_accuracy",
+        "meta_accuracy",
+        "p50_ms",
+        "p95_ms",
+    ] {
+        assert!(rep["overall"].get(key).is_some(), "overall.{key}");
+    }
+    assert!(rep["by_category"]["no-match"]["no_match_accuracy"].is_number());
+    let q = &rep["questions"][0];
+    for key in ["id", "hit_rank", "top", "no_match", "ms"] {
+        assert!(q.get(key).is_some(), "questions[].{key}");
+    }
+    assert!(
+        rep["overall"]["recall@5"].as_f64().unwrap() > 0.8,
+        "even the hash embedder finds most"
+    );
+
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"id\":\"a\",\"question\":\"x\",\"category\":\"general\",\"expected\":[]}\n{not json}\n",
+    )
+    .unwrap();
+    let (ok, _, err) = cli(&["eval", "--golden", bad.to_str().unwrap()]);
+    assert!(!ok && err.contains("bad.jsonl:2"), "{err}");
+    std::fs::write(
+        &bad,
+        "{\"id\":\"a\",\"question\":\"x\",\"category\":\"weird\"}\n",
+    )
+    .unwrap();
+    let (ok, _, err) = cli(&["eval", "--golden", bad.to_str().unwrap()]);
+    assert!(!ok && err.contains("unknown category"), "{err}");
+}

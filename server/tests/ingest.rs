@@ -344,6 +344,22 @@ fn a_changed_bundle_is_reparsed_alone_and_a_removed_one_disappears() {
             .is_none()
     );
     assert_eq!(r.collections[0].bundles, 19);
+    // The keyword index follows the catalog: the new task is searchable, the removed
+    // bundle is gone from it.
+    let hits = db
+        .read_blocking(|c| {
+            Ok(registry_chat::index::fts::search_bundles(
+                c,
+                "\"brand\"",
+                5,
+            )?)
+        })
+        .unwrap();
+    assert_eq!(hits.len(), 1);
+    let fts_rows: i64 = db
+        .read_blocking(|c| Ok(c.query_row("SELECT count(*) FROM bundle_fts", [], |r| r.get(0))?))
+        .unwrap();
+    assert_eq!(fts_rows, 19);
     assert!(
         ingest::stale_bundles(&db, "kube-ops", &work)
             .unwrap()

@@ -49,12 +49,58 @@ pub fn run(config: &Config, args: &IndexArgs) -> anyhow::Result<()> {
         ..Default::default()
     };
     let report = ingest::run(&db, &config.data_dir, &request, &options)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
+    if !args.json {
         print_report(&report);
     }
-    Ok(())
+    // The catalog is committed; now the retrieval index on top of it.
+    let retrieval = super::runtime()?.block_on(refresh_retrieval(config, &db, options.progress));
+    match retrieval {
+        Ok((embed, graph)) => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(
+                        &serde_json::json!({ "catalog": report, "embeddings": embed, "graph": graph })
+                    )?
+                );
+            } else if embed.embedded > 0 || graph.rebuilt {
+                println!(
+                    "Embedded {} chunks with {} in {:.1}s ({} cached, {} removed); graph: {} nodes, {} edges",
+                    embed.embedded,
+                    embed.embedder,
+                    embed.elapsed_ms as f64 / 1000.0,
+                    embed.cached,
+                    embed.removed,
+                    graph.nodes,
+                    graph.edges
+                );
+            }
+            Ok(())
+        }
+        Err(e) => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({ "catalog": report }))?
+                );
+            }
+            Err(anyhow::anyhow!(
+                "{e:#}\nThe catalog was indexed; keyword search works. Run `registry-chat index` again to finish the vector index."
+            ))
+        }
+    }
+}
+
+/// Embeds new chunks with the configured embedder and rebuilds the graph.
+pub(crate) async fn refresh_retrieval(
+    config: &Config,
+    db: &crate::store::Db,
+    progress: bool,
+) -> anyhow::Result<(crate::index::build::EmbedReport, crate::graph::GraphReport)> {
+    let embedder = crate::index::embed::from_config(config)?;
+    let embed = crate::index::build::embed_missing(db, embedder.as_ref(), progress).await?;
+    let graph = crate::graph::rebuild(db, embedder.id())?;
+    Ok((embed, graph))
 }
 
 /// Flags replace the config lists; with neither, the bundled sample registry.

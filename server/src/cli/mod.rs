@@ -1,9 +1,12 @@
 //! The command line: argument definitions and dispatch. This is the binary's edge,
 //! the only place `anyhow` is used.
 
+mod bench;
 mod bundles;
 mod config_cmd;
+mod eval;
 mod index;
+mod search;
 mod serve;
 mod status;
 
@@ -48,6 +51,12 @@ pub enum Command {
     Bundles(bundles::BundlesArgs),
     /// Show one codebundle in full (COLLECTION/SLUG)
     Show(bundles::ShowArgs),
+    /// Search the registry with hybrid retrieval
+    Search(search::SearchArgs),
+    /// Score retrieval (or agent turns) on a golden set
+    Eval(eval::EvalArgs),
+    /// Print search latency, vector index and memory figures
+    Bench(bench::BenchArgs),
     /// Print the effective configuration (secrets masked) or the list of settings
     Config(ConfigArgs),
 }
@@ -110,6 +119,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Status(args) => status::run(&config, &args),
         Command::Bundles(args) => bundles::list(&config, &args),
         Command::Show(args) => bundles::show(&config, &args),
+        Command::Search(args) => search::run(&config, &args),
+        Command::Eval(args) => eval::run(&config, &args),
+        Command::Bench(args) => bench::run(&config, &args),
         Command::Config(args) => config_cmd::run(&config, &args),
     }
 }

@@ -23,6 +23,7 @@ pub struct Config {
     pub server: ServerConfig,
     pub log: LogConfig,
     pub llm: LlmConfig,
+    pub embedder: EmbedderConfig,
     pub admin: AdminConfig,
     /// Codecollections to index (`[[collections]]`); empty means the bundled samples.
     pub collections: Vec<CollectionConfig>,
@@ -56,6 +57,7 @@ impl Default for Config {
             server: ServerConfig::default(),
             log: LogConfig::default(),
             llm: LlmConfig::default(),
+            embedder: EmbedderConfig::default(),
             admin: AdminConfig::default(),
             collections: Vec::new(),
             docs: Vec::new(),
@@ -66,6 +68,14 @@ impl Default for Config {
 impl Config {
     pub fn database_path(&self) -> PathBuf {
         self.data_dir.join("registry-chat.db")
+    }
+
+    /// Where the MiniLM files are (setup unpacks them under the data dir).
+    pub fn model_dir(&self) -> PathBuf {
+        self.embedder
+            .model_dir
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("models").join("all-MiniLM-L6-v2"))
     }
 }
 
@@ -182,4 +192,50 @@ impl LlmConfig {
 pub struct AdminConfig {
     /// Without a token the admin area is disabled, never open.
     pub token: Option<Secret>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EmbedderKind {
+    /// MiniLM when its files are present, else hash.
+    #[default]
+    Auto,
+    Minilm,
+    Hash,
+    Openai,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EmbedderConfig {
+    pub kind: EmbedderKind,
+    pub model_dir: Option<PathBuf>,
+    /// For `openai`: an OpenAI-compatible (or Azure) embeddings endpoint.
+    pub provider: LlmProvider,
+    pub base_url: Option<String>,
+    pub api_key: Option<Secret>,
+    pub model: Option<String>,
+    pub deployment: Option<String>,
+    pub api_version: Option<String>,
+    pub batch_size: usize,
+    pub max_retries: u32,
+    pub timeout_secs: u64,
+}
+
+impl Default for EmbedderConfig {
+    fn default() -> Self {
+        EmbedderConfig {
+            kind: EmbedderKind::Auto,
+            model_dir: None,
+            provider: LlmProvider::Openai,
+            base_url: None,
+            api_key: None,
+            model: None,
+            deployment: None,
+            api_version: None,
+            batch_size: 64,
+            max_retries: 3,
+            timeout_secs: 60,
+        }
+    }
 }

@@ -48,6 +48,17 @@ docs! {
     ("llm.first_token_timeout_secs", "30", "Timeout until the first streamed token."),
     ("llm.total_timeout_secs", "120", "Timeout for a whole LLM call."),
     ("llm.max_retries", "3", "Retries on 429, 5xx and connection errors (exponential backoff with jitter)."),
+    ("embedder.kind", "auto", "`auto` (MiniLM if its files are present, else hash), `minilm`, `hash` or `openai`."),
+    ("embedder.model_dir", "<data_dir>/models/all-MiniLM-L6-v2", "Folder with model.safetensors, tokenizer.json and config.json."),
+    ("embedder.provider", "openai", "For `openai`: `openai` (any OpenAI-compatible server) or `azure`."),
+    ("embedder.base_url", "(none)", "For `openai`: embeddings base URL, e.g. `http://127.0.0.1:11434/v1`."),
+    ("embedder.api_key", "(none)", "For `openai`: API key. Never printed."),
+    ("embedder.model", "(none)", "For `openai`: embedding model name."),
+    ("embedder.deployment", "(none)", "For `azure`: embedding deployment name."),
+    ("embedder.api_version", "(none)", "For `azure`: `api-version`."),
+    ("embedder.batch_size", "64", "Texts per embeddings request."),
+    ("embedder.max_retries", "3", "Retries on 429, 5xx and connection errors."),
+    ("embedder.timeout_secs", "60", "Timeout per embeddings request."),
     ("admin.token", "(none: admin disabled)", "Token for the admin area and admin APIs (at least 16 characters). Never printed."),
 }
 

@@ -111,6 +111,42 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
             ),
         );
     }
+    let emb = &config.embedder;
+    match emb.kind {
+        super::EmbedderKind::Minilm if !crate::index::embed::files_present(&config.model_dir()) => bad(
+            "embedder.model_dir",
+            &config.model_dir().display(),
+            "no model.safetensors, tokenizer.json and config.json here (run scripts/setup, or use embedder.kind = \"auto\")".into(),
+        ),
+        super::EmbedderKind::Openai => {
+            match &emb.base_url {
+                None => bad("embedder.base_url", &"", "required for the openai embedder".into()),
+                Some(u) if url::Url::parse(u).map_or(true, |u| !matches!(u.scheme(), "http" | "https")) => {
+                    bad("embedder.base_url", u, "not a valid http(s) URL".into())
+                }
+                _ => {}
+            }
+            match emb.provider {
+                LlmProvider::Openai if emb.model.as_deref().unwrap_or("").is_empty() => {
+                    bad("embedder.model", &"", "required for the openai embedder".into())
+                }
+                LlmProvider::Azure if emb.deployment.is_none() || emb.api_version.is_none() => bad(
+                    "embedder.deployment",
+                    &emb.deployment.clone().unwrap_or_default(),
+                    "azure embeddings need embedder.deployment and embedder.api_version".into(),
+                ),
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+    if emb.batch_size == 0 {
+        bad(
+            "embedder.batch_size",
+            &emb.batch_size,
+            "must be at least 1".into(),
+        );
+    }
     for (i, c) in config.collections.iter().enumerate() {
         let key = format!("collections[{i}]");
         match (&c.path, &c.git_url) {

@@ -46,7 +46,14 @@ fn write_all(tx: &Transaction, plan: &Plan, opts: &IndexOptions) -> Result<(), I
     for name in &plan.removed_doc_sets {
         tx.execute("DELETE FROM doc_sets WHERE name = ?1", [name])?;
     }
+    crate::index::fts::prune(tx)?;
     link_keywords(tx)?;
+    // Search snapshots and the graph compare this to know they are stale.
+    tx.execute(
+        "INSERT INTO app_meta (key, value) VALUES ('catalog_generation', '1')
+         ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
+        [],
+    )?;
     let summary = serde_json::json!({
         "collections": plan.collections.iter().map(|c| serde_json::json!({
             "name": c.resolved.name, "parsed": c.changed.len(), "removed": c.removed.len(), "unchanged": c.unchanged,
@@ -198,6 +205,7 @@ fn write_bundle(
         ],
     )?;
     let bid = tx.last_insert_rowid();
+    crate::index::fts::write_bundle(tx, bid, b)?;
     let mut ins_task = tx.prepare_cached(
         "INSERT INTO tasks (bundle_id, kind, position, name, doc, tags, access, file, line_start, line_end, calls)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
@@ -266,7 +274,7 @@ fn insert_chunk(tx: &Transaction, c: &Chunk, owner: Owner) -> Result<(), IngestE
         }
     };
     tx.prepare_cached(
-        "INSERT OR REPLACE INTO chunks (id, content_hash, kind, bundle_id, doc_id, keyword_id, title, task, embed_text, show_text, file, line_start, line_end)
+        "INSERT INTO chunks (id, content_hash, kind, bundle_id, doc_id, keyword_id, title, task, embed_text, show_text, file, line_start, line_end)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     )?
     .execute(params![
@@ -284,6 +292,7 @@ fn insert_chunk(tx: &Transaction, c: &Chunk, owner: Owner) -> Result<(), IngestE
         c.line_start.map(|v| v as i64),
         c.line_end.map(|v| v as i64)
     ])?;
+    crate::index::fts::write_chunk(tx, tx.last_insert_rowid(), c)?;
     Ok(())
 }
 

@@ -31,7 +31,7 @@ use std::path::Path;
 use std::time::Instant;
 
 /// Bump when parsing or derivation changes, so the next run re-parses everything.
-pub const INGEST_VERSION: &str = "4";
+pub const INGEST_VERSION: &str = "5";
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {

@@ -23,6 +23,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "catalog",
         sql: include_str!("migrations/0002_catalog.sql"),
     },
+    Migration {
+        version: 3,
+        name: "retrieval",
+        sql: include_str!("migrations/0003_retrieval.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;

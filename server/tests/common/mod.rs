@@ -2,6 +2,8 @@
 //! and an SSE reader for `/api/chat`.
 #![allow(dead_code)]
 
+pub mod scripted;
+
 use app::api::ChatEvent;
 use eventsource_stream::Eventsource;
 use futures::StreamExt;

@@ -1,0 +1,143 @@
+//! `registry-chat bench`: prints speed and memory figures for the current index
+//! (never asserts; tests do not time things).
+
+use crate::config::Config;
+use crate::eval;
+use crate::index::embed::{Embedder, HashEmbedder, Purpose};
+use crate::index::vectors::VectorIndex;
+use crate::search::{SearchOptions, Searcher};
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Questions to time (a golden-set file); default: the bundled sample golden set.
+    #[arg(long)]
+    pub golden: Option<PathBuf>,
+    /// Times each question is asked.
+    #[arg(long, default_value_t = 3)]
+    pub repeat: usize,
+    /// Also time embedding every chunk with each embedder (minutes on big corpora).
+    #[arg(long)]
+    pub embed: bool,
+}
+
+fn rss() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let get = |k: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(k))
+            .map(|l| l[k.len()..].trim().to_string())
+            .unwrap_or_else(|| "?".into())
+    };
+    format!("RSS {} (peak {})", get("VmRSS:"), get("VmHWM:"))
+}
+
+fn p(sorted: &[f64], q: f64) -> f64 {
+    eval::metrics::percentile(sorted, q)
+}
+
+pub fn run(config: &Config, args: &BenchArgs) -> anyhow::Result<()> {
+    let golden = args
+        .golden
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("samples/golden/sample.jsonl"));
+    let questions = eval::load(&golden)?;
+    let rt = super::runtime()?;
+    let db = super::open_db(config)?;
+    rt.block_on(async {
+        let t = Instant::now();
+        let embedder = crate::index::embed::from_config(config)?;
+        println!("embedder {} loaded in {:.0} ms", embedder.id(), t.elapsed().as_secs_f64() * 1000.0);
+        let t = Instant::now();
+        let searcher = Searcher::open(db.clone(), embedder.clone(), config.data_dir.clone()).await?;
+        let snap = searcher.snapshot();
+        println!(
+            "snapshot: {} bundles, {} chunks, {} vectors, {} graph nodes, loaded in {:.0} ms; {}",
+            snap.bundles.len(),
+            snap.chunks.len(),
+            snap.vectors.len(),
+            snap.graph.nodes.len(),
+            t.elapsed().as_secs_f64() * 1000.0,
+            rss()
+        );
+
+        // Hybrid query latency.
+        let opts = SearchOptions::default();
+        let (mut total, mut emb, mut kw, mut rank) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..args.repeat {
+            for q in &questions {
+                let t = Instant::now();
+                let r = searcher.search(&q.question, &opts).await?;
+                total.push(t.elapsed().as_secs_f64() * 1000.0);
+                emb.push(r.timings.embed_ms);
+                kw.push(r.timings.keyword_ms);
+                rank.push(r.timings.rank_ms);
+            }
+        }
+        for v in [&mut total, &mut emb, &mut kw, &mut rank] {
+            v.sort_by(|a, b| a.total_cmp(b));
+        }
+        println!(
+            "hybrid search over {} queries: p50 {:.2} ms, p95 {:.2} ms (embed p50 {:.2}, keyword p50 {:.2}, rank p50 {:.2})",
+            total.len(),
+            p(&total, 50.0),
+            p(&total, 95.0),
+            p(&emb, 50.0),
+            p(&kw, 50.0),
+            p(&rank, 50.0)
+        );
+
+        // Exact scan vs HNSW on the same vectors.
+        if !snap.vectors.is_empty() {
+            let texts: Vec<String> = questions.iter().map(|q| q.question.clone()).collect();
+            let qv = embedder.embed(&texts, Purpose::Query).await?;
+            let items: Vec<u32> = (0..snap.vectors.len() as u32).collect();
+            let vecs: Vec<Vec<f32>> = (0..snap.vectors.len()).map(|s| snap.vectors.vector(s).to_vec()).collect();
+            let mut idx = VectorIndex::new(items, &vecs);
+            let t = Instant::now();
+            idx.build_hnsw(64);
+            let build = t.elapsed().as_secs_f64();
+            let (mut exact_ms, mut hnsw_ms, mut hits) = (Vec::new(), Vec::new(), 0usize);
+            for q in &qv {
+                let t = Instant::now();
+                let e = idx.exact(q, 10);
+                exact_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+                let t = Instant::now();
+                let h = idx.approximate(q, 10);
+                hnsw_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+                hits += e.iter().filter(|(i, _)| h.iter().any(|(j, _)| j == i)).count();
+            }
+            exact_ms.sort_by(|a, b| a.total_cmp(b));
+            hnsw_ms.sort_by(|a, b| a.total_cmp(b));
+            println!(
+                "vectors: {} × {}; HNSW build {:.2} s (ef_construction 64); top-10 query: exact p50 {:.3} ms, HNSW p50 {:.3} ms; HNSW recall@10 vs exact {:.3}",
+                idx.len(),
+                idx.dim(),
+                build,
+                p(&exact_ms, 50.0),
+                p(&hnsw_ms, 50.0),
+                hits as f64 / (qv.len() * 10).max(1) as f64
+            );
+        }
+
+        if args.embed {
+            let texts: Vec<String> = db.read(|c| {
+                let mut st = c.prepare("SELECT min(embed_text) FROM chunks GROUP BY content_hash")?;
+                let rows = st.query_map([], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
+                Ok(rows)
+            }).await?;
+            let embedders: Vec<std::sync::Arc<dyn Embedder>> = vec![embedder.clone(), std::sync::Arc::new(HashEmbedder)];
+            for e in embedders {
+                let t = Instant::now();
+                e.embed(&texts, Purpose::Passage).await?;
+                let secs = t.elapsed().as_secs_f64();
+                println!("index build (embed {} chunks) with {}: {:.1} s ({:.1} ms/chunk)", texts.len(), e.id(), secs, secs * 1000.0 / texts.len().max(1) as f64);
+            }
+        }
+        println!("memory: {}", rss());
+        anyhow::Ok(())
+    })
+}

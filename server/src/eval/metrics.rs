@@ -1,0 +1,188 @@
+//! Retrieval metrics. With several acceptable bundles per question (best first):
+//! - recall@k: the question counts as found when any expected bundle is in the top k;
+//! - MRR@10: 1 / rank of the first expected bundle within the top 10;
+//! - nDCG@10: graded gains (the first expected bundle gains most) over the ideal order;
+//! - no-match accuracy: share of `no-match` questions the system reports as no match;
+//! - meta accuracy: share of `meta` questions that get no results (retrieval mode:
+//!   reported as no match; agent mode: no cards).
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct QuestionResult {
+    pub id: String,
+    pub category: String,
+    pub hard: bool,
+    /// 1-based rank of the first expected bundle in the top 10.
+    pub hit_rank: Option<usize>,
+    pub top: Vec<String>,
+    pub top_score: f32,
+    pub no_match: bool,
+    pub ms: f64,
+    #[serde(skip)]
+    pub expected: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc_hit: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keyword_hit: Option<bool>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub n: usize,
+    #[serde(rename = "recall@1")]
+    pub recall_1: Option<f64>,
+    #[serde(rename = "recall@5")]
+    pub recall_5: Option<f64>,
+    #[serde(rename = "recall@10")]
+    pub recall_10: Option<f64>,
+    #[serde(rename = "mrr@10")]
+    pub mrr_10: Option<f64>,
+    #[serde(rename = "ndcg@10")]
+    pub ndcg_10: Option<f64>,
+    pub no_match_accuracy: Option<f64>,
+    pub meta_accuracy: Option<f64>,
+    /// Answerable questions wrongly reported as no match.
+    pub false_no_match_rate: Option<f64>,
+    #[serde(rename = "doc_recall@5", skip_serializing_if = "Option::is_none")]
+    pub doc_recall_5: Option<f64>,
+    #[serde(rename = "keyword_recall@5", skip_serializing_if = "Option::is_none")]
+    pub keyword_recall_5: Option<f64>,
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+}
+
+fn mean(xs: &[f64]) -> Option<f64> {
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let idx = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[idx.min(sorted.len() - 1)]
+}
+
+fn ndcg(r: &QuestionResult) -> f64 {
+    let n = r.expected.len();
+    if n == 0 {
+        return 0.0;
+    }
+    let gain = |key: &str| {
+        r.expected
+            .iter()
+            .position(|e| e == key)
+            .map_or(0.0, |i| (n - i) as f64)
+    };
+    let dcg: f64 = r
+        .top
+        .iter()
+        .take(10)
+        .enumerate()
+        .map(|(i, k)| gain(k) / ((i + 2) as f64).log2())
+        .sum();
+    let idcg: f64 = (0..n.min(10))
+        .map(|i| (n - i) as f64 / ((i + 2) as f64).log2())
+        .sum();
+    if idcg > 0.0 { dcg / idcg } else { 0.0 }
+}
+
+pub fn summarize(rs: &[&QuestionResult]) -> Summary {
+    let answerable: Vec<&&QuestionResult> = rs.iter().filter(|r| !r.expected.is_empty()).collect();
+    let rate = |k: usize| {
+        mean(
+            &answerable
+                .iter()
+                .map(|r| r.hit_rank.is_some_and(|h| h <= k) as u8 as f64)
+                .collect::<Vec<_>>(),
+        )
+    };
+    let no_match: Vec<f64> = rs
+        .iter()
+        .filter(|r| r.category == "no-match")
+        .map(|r| r.no_match as u8 as f64)
+        .collect();
+    let meta: Vec<f64> = rs
+        .iter()
+        .filter(|r| r.category == "meta")
+        .map(|r| r.no_match as u8 as f64)
+        .collect();
+    let docs: Vec<f64> = rs
+        .iter()
+        .filter_map(|r| r.doc_hit)
+        .map(|h| h as u8 as f64)
+        .collect();
+    let kws: Vec<f64> = rs
+        .iter()
+        .filter_map(|r| r.keyword_hit)
+        .map(|h| h as u8 as f64)
+        .collect();
+    let mut ms: Vec<f64> = rs.iter().map(|r| r.ms).collect();
+    ms.sort_by(|a, b| a.total_cmp(b));
+    Summary {
+        n: rs.len(),
+        recall_1: rate(1),
+        recall_5: rate(5),
+        recall_10: rate(10),
+        mrr_10: mean(
+            &answerable
+                .iter()
+                .map(|r| {
+                    r.hit_rank
+                        .filter(|h| *h <= 10)
+                        .map_or(0.0, |h| 1.0 / h as f64)
+                })
+                .collect::<Vec<_>>(),
+        ),
+        ndcg_10: mean(&answerable.iter().map(|r| ndcg(r)).collect::<Vec<_>>()),
+        no_match_accuracy: mean(&no_match),
+        meta_accuracy: mean(&meta),
+        false_no_match_rate: mean(
+            &answerable
+                .iter()
+                .map(|r| r.no_match as u8 as f64)
+                .collect::<Vec<_>>(),
+        ),
+        doc_recall_5: mean(&docs),
+        keyword_recall_5: mean(&kws),
+        p50_ms: percentile(&ms, 50.0),
+        p95_ms: percentile(&ms, 95.0),
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Report {
+    pub overall: Summary,
+    pub hard: Summary,
+    pub by_category: BTreeMap<String, Summary>,
+    pub questions: Vec<QuestionResult>,
+    /// Precision and recall of the no-match decision (positive = "no match").
+    pub no_match_precision: Option<f64>,
+    pub no_match_recall: Option<f64>,
+}
+
+pub fn report(results: Vec<QuestionResult>) -> Report {
+    let all: Vec<&QuestionResult> = results.iter().collect();
+    let hard: Vec<&QuestionResult> = results.iter().filter(|r| r.hard).collect();
+    let mut by: BTreeMap<String, Vec<&QuestionResult>> = BTreeMap::new();
+    for r in &results {
+        by.entry(r.category.clone()).or_default().push(r);
+    }
+    let should = |r: &QuestionResult| r.category == "no-match";
+    let tp = results.iter().filter(|r| should(r) && r.no_match).count() as f64;
+    let fp = results
+        .iter()
+        .filter(|r| !should(r) && r.category != "meta" && r.no_match)
+        .count() as f64;
+    let positives = results.iter().filter(|r| should(r)).count() as f64;
+    Report {
+        overall: summarize(&all),
+        hard: summarize(&hard),
+        by_category: by.into_iter().map(|(k, v)| (k, summarize(&v))).collect(),
+        no_match_precision: (tp + fp > 0.0).then(|| tp / (tp + fp)),
+        no_match_recall: (positives > 0.0).then(|| tp / positives),
+        questions: results,
+    }
+}

@@ -1,0 +1,93 @@
+//! Retrieval mode: each question goes straight to search. A follow-up has no
+//! conversation here, so it is searched together with the questions it depends on
+//! (the agent mode rewrites follow-ups properly).
+
+use super::golden::{Question, chain};
+use super::metrics::QuestionResult;
+use crate::search::{SearchError, SearchOptions, Searcher};
+use std::time::Instant;
+
+pub async fn run_retrieval(
+    searcher: &Searcher,
+    questions: &[Question],
+    options: &SearchOptions,
+) -> Result<Vec<QuestionResult>, SearchError> {
+    run_retrieval_with(searcher, questions, options, |_, _| {}).await
+}
+
+/// As `run_retrieval`, handing every question's full results to `each`.
+pub async fn run_retrieval_with(
+    searcher: &Searcher,
+    questions: &[Question],
+    options: &SearchOptions,
+    mut each: impl FnMut(&Question, &crate::search::SearchResults),
+) -> Result<Vec<QuestionResult>, SearchError> {
+    let mut out = Vec::new();
+    let options = SearchOptions {
+        k: options.k.max(10),
+        ..options.clone()
+    };
+    for q in questions {
+        let text = chain(questions, q)
+            .iter()
+            .map(|x| x.question.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let t = Instant::now();
+        let res = searcher.search(&text, &options).await?;
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        each(q, &res);
+        let top: Vec<String> = res.bundles.iter().map(|b| b.key.clone()).collect();
+        let expected: Vec<String> = q.expected.iter().map(|e| e.key()).collect();
+        let hit_rank = top
+            .iter()
+            .take(10)
+            .position(|k| expected.contains(k))
+            .map(|i| i + 1);
+        let doc_hit = (!q.expected_docs.is_empty()).then(|| {
+            res.docs
+                .iter()
+                .take(5)
+                .any(|d| doc_matches(d, &q.expected_docs))
+        });
+        let keyword_hit = (!q.expected_keywords.is_empty()).then(|| {
+            res.keywords.iter().take(5).any(|k| {
+                q.expected_keywords
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case(&k.name))
+            })
+        });
+        out.push(QuestionResult {
+            id: q.id.clone(),
+            category: q.category.clone(),
+            hard: q.hard,
+            hit_rank,
+            top_score: res.bundles.first().map_or(0.0, |b| b.score),
+            top: top.into_iter().take(10).collect(),
+            no_match: res.no_match,
+            ms,
+            expected,
+            doc_hit,
+            keyword_hit,
+        });
+    }
+    Ok(out)
+}
+
+/// A returned section answers when it is an expected section or lies under one
+/// (the expected heading is in its trail).
+fn doc_matches(d: &crate::search::DocHit, expected: &[String]) -> bool {
+    expected.iter().any(|want| {
+        let (path, anchor) = want.split_once('#').unwrap_or((want, ""));
+        if !d.path.ends_with(path.trim_start_matches("docs/")) {
+            return false;
+        }
+        if anchor.is_empty() || d.id.ends_with(&format!("#{anchor}")) {
+            return true;
+        }
+        let mut seen = std::collections::HashMap::new();
+        d.trail
+            .iter()
+            .any(|h| crate::ingest::markdown::anchor(h, &mut seen) == anchor)
+    })
+}

