@@ -10,6 +10,8 @@ pub mod graph;
 pub mod index;
 pub mod ingest;
 pub mod llm;
+pub mod memory;
+pub mod report;
 pub mod search;
 pub mod store;
 pub mod telemetry;

@@ -17,6 +17,55 @@ pub struct ChatRequest {
     pub session_id: Option<String>,
 }
 
+/// A recommended codebundle, as a card shows it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    /// `collection/slug`.
+    pub key: String,
+    pub collection: String,
+    pub slug: String,
+    pub display_name: String,
+    pub description: String,
+    pub platform: String,
+    /// `read-only` or `read-write`.
+    pub access: String,
+    /// Calibrated relevance, 0–1 (probability the bundle is a right answer).
+    pub relevance: f32,
+    /// Tasks/SLIs that matched the question, best first.
+    pub matched_tasks: Vec<String>,
+    pub task_count: u32,
+    pub sli_count: u32,
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub source_url: Option<String>,
+}
+
+/// A validated citation: `[bundle:collection/slug]`, `[doc:id]` or `[kw:id]` in the text.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Citation {
+    /// The id as written in the text, e.g. `bundle:kube-ops/k8s-pod-crashloop-triage`.
+    pub id: String,
+    /// `bundle`, `doc` or `kw`.
+    pub kind: String,
+    pub label: String,
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+/// The prefilled "Request CodeBundle" form offered when nothing fits.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RequestDraft {
+    /// The problem in the user's words.
+    pub problem: String,
+    #[serde(default)]
+    pub platform: Option<String>,
+    /// What healthy looks like (a first guess the user edits).
+    pub healthy: String,
+    pub context: String,
+    /// The closest existing bundles ("is one of these what you need?").
+    pub closest: Vec<Card>,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ChatEvent {
@@ -24,6 +73,12 @@ pub enum ChatEvent {
     Stage { name: String, detail: String },
     /// The next piece of answer text (markdown).
     Token { text: String },
+    /// The bundles the answer recommends (only ones it cites).
+    Cards { cards: Vec<Card> },
+    /// The citations in the answer that resolved to real items.
+    Citations { citations: Vec<Citation> },
+    /// Nothing fits: an offer to request a new codebundle.
+    RequestCodebundle { draft: RequestDraft },
     /// The turn finished and was saved.
     Done {
         #[serde(default)]
@@ -31,6 +86,16 @@ pub enum ChatEvent {
         #[serde(default)]
         session_id: Option<String>,
         elapsed_ms: u64,
+        /// `codebundles`, `documentation`, `libraries`, `mixed` or `system`.
+        #[serde(default)]
+        source: String,
+        #[serde(default)]
+        confidence: f32,
+        #[serde(default)]
+        no_match: bool,
+        /// The conversation's title (set from the first question).
+        #[serde(default)]
+        title: Option<String>,
     },
     /// The turn failed; nothing more follows.
     Error { code: String, message: String },
@@ -42,6 +107,9 @@ impl ChatEvent {
         match self {
             ChatEvent::Stage { .. } => "stage",
             ChatEvent::Token { .. } => "token",
+            ChatEvent::Cards { .. } => "cards",
+            ChatEvent::Citations { .. } => "citations",
+            ChatEvent::RequestCodebundle { .. } => "request_codebundle",
             ChatEvent::Done { .. } => "done",
             ChatEvent::Error { .. } => "error",
         }
@@ -77,6 +145,10 @@ mod tests {
                 turn_id: None,
                 session_id: None,
                 elapsed_ms: 3,
+                source: "system".into(),
+                confidence: 0.5,
+                no_match: false,
+                title: Some("t".into()),
             },
             ChatEvent::Error {
                 code: "x".into(),

@@ -9,5 +9,5 @@ pub mod functions;
 pub mod status;
 
 pub use error::{ApiError, ErrorCode};
-pub use events::{ChatEvent, ChatRequest, MAX_QUESTION_CHARS};
+pub use events::{Card, ChatEvent, ChatRequest, Citation, MAX_QUESTION_CHARS, RequestDraft};
 pub use status::Health;

@@ -10,6 +10,10 @@ pub enum AgentError {
     QuestionTooLong { chars: usize, max: usize },
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Search(#[from] crate::search::SearchError),
+    #[error(transparent)]
+    Llm(#[from] crate::llm::LlmError),
 }
 
 impl AgentError {
@@ -18,6 +22,8 @@ impl AgentError {
             AgentError::QuestionEmpty => ErrorCode::QuestionEmpty,
             AgentError::QuestionTooLong { .. } => ErrorCode::QuestionTooLong,
             AgentError::Store(e) => e.code(),
+            AgentError::Search(e) => e.code(),
+            AgentError::Llm(e) => e.code(),
         }
     }
 

@@ -1,25 +1,58 @@
-//! The agent: turns a question into a stream of `ChatEvent`s.
+//! The agent: turns a question (and the conversation so far) into a streamed,
+//! grounded answer with cards, citations, a source tag and, when nothing fits, a
+//! request-codebundle offer. Works without an LLM; better with one.
 
+pub mod answer;
+pub mod classify;
 mod error;
+pub mod library;
+pub mod plan;
+pub mod retrieve;
+pub mod rewrite;
+pub mod tools;
 mod turn;
+mod understand;
 
 pub use error::AgentError;
-pub use turn::{Turn, TurnOptions};
+pub use turn::{ClientGone, Sink, Turn, TurnOptions};
 
 use crate::config::Config;
+use crate::llm::LlmClient;
+use crate::search::Searcher;
 use crate::store::Db;
 use app::api::MAX_QUESTION_CHARS;
 use std::sync::Arc;
 
 pub struct Agent {
     pub(crate) db: Db,
-    #[allow(dead_code)] // read by the LLM path
     pub(crate) config: Arc<Config>,
+    pub(crate) searcher: Arc<Searcher>,
+    pub(crate) llm: Option<LlmClient>,
+    examples: tokio::sync::OnceCell<Option<classify::ExampleIndex>>,
 }
 
 impl Agent {
-    pub fn new(db: Db, config: Arc<Config>) -> Self {
-        Agent { db, config }
+    pub fn new(db: Db, config: Arc<Config>, searcher: Arc<Searcher>) -> Result<Self, AgentError> {
+        let llm = if config.llm.is_configured() {
+            Some(LlmClient::new(&config.llm)?)
+        } else {
+            None
+        };
+        Ok(Agent {
+            db,
+            config,
+            searcher,
+            llm,
+            examples: tokio::sync::OnceCell::new(),
+        })
+    }
+
+    pub fn searcher(&self) -> &Arc<Searcher> {
+        &self.searcher
+    }
+
+    pub fn llm_model(&self) -> Option<&str> {
+        self.llm.as_ref().map(|l| l.model())
     }
 }
 

@@ -1,17 +1,28 @@
-//! One turn as a stream. The work runs in its own task feeding a channel; the stream
-//! owns an abort-on-drop handle, so a client that goes away cancels the turn (and any
-//! LLM request in it).
+//! One turn: understand → rewrite → plan → retrieve → write → save → done, streamed
+//! as events. The turn's task watches three things at once: its work, the client
+//! (when the stream is dropped the work is dropped, and with it any LLM request),
+//! and server shutdown. Whatever happens, the turn is saved: complete before its
+//! `done` event, or marked interrupted or failed.
 
+use super::answer::{self, Grounding, Outcome, Written};
+use super::classify::{self, Category, Classification};
+use super::plan::{self, Plan};
+use super::retrieve::{self, Retrieval};
+use super::rewrite::{self, Rewrite};
+use super::tools::ToolBox;
 use super::{Agent, AgentError};
+use crate::memory::{self, SessionContext, TurnRecord};
 use app::api::{ChatEvent, ErrorCode};
 use futures::Stream;
+use rusqlite::OptionalExtension;
+use serde_json::json;
+use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
-use tokio_util::task::AbortOnDropHandle;
 
 #[derive(Clone, Default)]
 pub struct TurnOptions {
@@ -19,11 +30,12 @@ pub struct TurnOptions {
     pub pace: Duration,
     /// Server shutdown: the turn ends with a `shutting_down` error.
     pub shutdown: CancellationToken,
+    /// Do not record the turn (admin test queries).
+    pub dry_run: bool,
 }
 
 pub struct Turn {
     rx: mpsc::Receiver<ChatEvent>,
-    _task: AbortOnDropHandle<()>,
 }
 
 impl Stream for Turn {
@@ -34,19 +46,27 @@ impl Stream for Turn {
 }
 
 /// Where a turn writes its events. Sending fails only when the client left.
-pub(crate) struct Sink {
+pub struct Sink {
     tx: mpsc::Sender<ChatEvent>,
     pace: Duration,
 }
 
 impl Sink {
-    pub(crate) async fn send(&self, ev: ChatEvent) -> Result<(), ClientGone> {
+    pub async fn send(&self, ev: ChatEvent) -> Result<(), ClientGone> {
         self.tx.send(ev).await.map_err(|_| ClientGone)
     }
 
-    /// Streams text piece by piece (words with their trailing space), at the pace.
-    pub(crate) async fn text(&self, text: &str) -> Result<(), ClientGone> {
-        for piece in text.split_inclusive(' ') {
+    pub async fn stage(&self, name: &str, detail: &str) -> Result<(), ClientGone> {
+        self.send(ChatEvent::stage(name, detail)).await
+    }
+
+    pub async fn token(&self, text: &str) -> Result<(), ClientGone> {
+        self.send(ChatEvent::token(text)).await
+    }
+
+    /// Streams offline text piece by piece (words with their trailing space).
+    pub async fn text(&self, text: &str) -> Result<(), ClientGone> {
+        for piece in text.split_inclusive([' ', '\n']) {
             self.send(ChatEvent::token(piece)).await?;
             if !self.pace.is_zero() {
                 tokio::time::sleep(self.pace).await;
@@ -58,7 +78,105 @@ impl Sink {
 
 /// The receiving side was dropped; stop working.
 #[derive(Debug)]
-pub(crate) struct ClientGone;
+pub struct ClientGone;
+
+/// What a turn has produced so far, saved whatever the outcome.
+#[derive(Default)]
+struct State {
+    id: String,
+    question: String,
+    ctx: SessionContext,
+    classification: Classification,
+    rewrite: Rewrite,
+    plan: Plan,
+    retrieval: Retrieval,
+    answer: String,
+    outcome: Outcome,
+    model: String,
+    tokens: (u32, u32),
+    timings: Vec<(&'static str, f64)>,
+    errors: Vec<String>,
+    llm_rounds: Vec<serde_json::Value>,
+    reports: Vec<(String, String)>,
+    fallback: bool,
+    started: Option<Instant>,
+}
+
+impl State {
+    fn time(&mut self, stage: &'static str, since: Instant) {
+        self.timings
+            .push((stage, since.elapsed().as_secs_f64() * 1000.0));
+    }
+
+    fn record(&self, status: &str) -> TurnRecord {
+        let timings: serde_json::Map<String, serde_json::Value> = self
+            .timings
+            .iter()
+            .map(|(k, v)| (k.to_string(), json!((v * 10.0).round() / 10.0)))
+            .collect();
+        TurnRecord {
+            id: self.id.clone(),
+            session_id: self.ctx.session_id.clone(),
+            status: status.into(),
+            question: self.question.clone(),
+            rewritten: self.rewrite.query.clone(),
+            category: self.classification.category.as_str().into(),
+            answer: self.answer.clone(),
+            source: if self.outcome.source.is_empty() {
+                "system".into()
+            } else {
+                self.outcome.source.clone()
+            },
+            confidence: self.outcome.confidence,
+            no_match: self.outcome.no_match,
+            model: self.model.clone(),
+            tokens_in: self.tokens.0,
+            tokens_out: self.tokens.1,
+            latency_ms: self.started.map_or(0, |s| s.elapsed().as_millis() as u64),
+            filters: self.plan.filters.clone(),
+            cited: self
+                .outcome
+                .citations
+                .iter()
+                .map(|c| c.id.clone())
+                .collect(),
+            cards: self.outcome.cards.clone(),
+            trace: json!({
+                "classification": self.classification,
+                "rewrite": self.rewrite,
+                "plan": self.plan,
+                "searches": self.retrieval.searches,
+                "no_match": self.retrieval.no_match,
+                "uncovered": self.retrieval.uncovered,
+                "correlations": self.retrieval.correlations,
+                "llm": {"model": self.model, "rounds": self.llm_rounds, "fallback": self.fallback},
+                "citations": self.outcome.citations,
+                "citations_dropped": self.outcome.dropped,
+                "reports": self.reports.iter().map(|(t, m)| json!({"title": t, "markdown": m})).collect::<Vec<_>>(),
+                "timings_ms": timings,
+                "errors": self.errors,
+            }),
+        }
+    }
+}
+
+enum Failure {
+    ClientGone,
+    ShuttingDown,
+    Agent(AgentError),
+}
+
+impl From<ClientGone> for Failure {
+    fn from(_: ClientGone) -> Self {
+        Failure::ClientGone
+    }
+}
+
+impl From<AgentError> for Failure {
+    fn from(e: AgentError) -> Self {
+        Failure::Agent(e)
+    }
+}
 
 impl Agent {
     pub fn start_turn(
@@ -67,73 +185,399 @@ impl Agent {
         session_id: Option<String>,
         options: TurnOptions,
     ) -> Turn {
-        let (tx, rx) = mpsc::channel(64);
+        let (tx, rx) = mpsc::channel(256);
         let agent = self.clone();
-        let task = tokio::spawn(async move {
+        tokio::spawn(async move {
             let sink = Sink {
                 tx,
                 pace: options.pace,
             };
-            let started = Instant::now();
-            let outcome = tokio::select! {
-                _ = options.shutdown.cancelled() => Err(TurnFailure::ShuttingDown),
-                r = agent.run(&question, session_id.as_deref(), &sink) => r,
-            };
-            let last = match outcome {
-                Ok(()) => ChatEvent::Done {
-                    turn_id: None,
-                    session_id,
-                    elapsed_ms: started.elapsed().as_millis() as u64,
+            let mut state = State {
+                id: crate::memory::new_id(),
+                // A fresh id until the context is loaded, so even a turn interrupted
+                // at once is saved (a client-given id is used only once looked up).
+                ctx: SessionContext {
+                    session_id: crate::memory::new_id(),
+                    ..Default::default()
                 },
-                Err(TurnFailure::ClientGone) => return,
-                Err(TurnFailure::ShuttingDown) => error_event(ErrorCode::ShuttingDown, None),
-                Err(TurnFailure::Agent(e)) => {
-                    tracing::error!(error = %e, "turn failed");
-                    error_event(e.code(), Some(e.public_message()))
+                question,
+                model: agent
+                    .llm
+                    .as_ref()
+                    .map_or("offline".into(), |l| l.model().to_string()),
+                started: Some(Instant::now()),
+                ..Default::default()
+            };
+            let outcome = {
+                let work = agent.run(&mut state, session_id.as_deref(), &sink, options.dry_run);
+                tokio::select! {
+                    _ = options.shutdown.cancelled() => Err(Failure::ShuttingDown),
+                    _ = sink.tx.closed() => Err(Failure::ClientGone),
+                    r = work => r,
                 }
             };
-            let _ = sink.send(last).await;
+            let (status, last) = match outcome {
+                Ok(()) => return,
+                Err(Failure::ClientGone) => ("interrupted", None),
+                Err(Failure::ShuttingDown) => (
+                    "interrupted",
+                    Some(error_event(ErrorCode::ShuttingDown, None)),
+                ),
+                Err(Failure::Agent(e)) => {
+                    tracing::error!(error = %e, "turn failed");
+                    state.errors.push(e.to_string());
+                    (
+                        "failed",
+                        Some(error_event(e.code(), Some(e.public_message()))),
+                    )
+                }
+            };
+            if !options.dry_run && !state.ctx.session_id.is_empty() {
+                let record = state.record(status);
+                if let Err(e) = agent
+                    .db
+                    .write(move |c| memory::save_turn(c, &record).map(|_| ()))
+                    .await
+                {
+                    tracing::error!(error = %e, "could not save an unfinished turn");
+                }
+            }
+            if let Some(ev) = last {
+                let _ = sink.send(ev).await;
+            }
         });
-        Turn {
-            rx,
-            _task: AbortOnDropHandle::new(task),
-        }
+        Turn { rx }
     }
 
-    /// Until retrieval exists the only honest answer is the index state.
     async fn run(
         &self,
-        _question: &str,
-        _session: Option<&str>,
+        st: &mut State,
+        session_id: Option<&str>,
         sink: &Sink,
-    ) -> Result<(), TurnFailure> {
-        sink.send(ChatEvent::stage(
-            "understand",
-            "Understanding the question…",
-        ))
-        .await?;
-        sink.send(ChatEvent::stage("search", "Checking the index…"))
+        dry_run: bool,
+    ) -> Result<(), Failure> {
+        let t_all = Instant::now();
+        sink.stage("understand", "Understanding the question…")
             .await?;
-        let index = self
+        let t = Instant::now();
+        let sid = session_id.map(str::to_string);
+        st.ctx = self
             .db
-            .read(crate::catalog::index_summary)
+            .read(move |c| memory::context(c, sid.as_deref()))
             .await
             .map_err(AgentError::from)?;
-        sink.send(ChatEvent::stage("write", "Writing…")).await?;
-        let answer = if index.bundles == 0 {
-            "The index is empty, so I have no codebundles to recommend yet. \
-             Run `registry-chat index` to index a codecollection (the README's start command \
-             indexes the bundled sample registry), then ask again."
-                .to_string()
-        } else {
-            format!(
-                "The index holds {} codebundles in {} collections, but search is not available \
-                 in this build yet, so I cannot recommend one.",
-                index.bundles, index.collections
-            )
+        let snapshot = self.searcher.snapshot();
+        let keyword_names: Vec<String> =
+            snapshot.keywords.values().map(|k| k.name.clone()).collect();
+        st.classification = self
+            .classify(&st.question, &st.ctx, &keyword_names, &mut st.errors)
+            .await;
+        st.time("classify", t);
+
+        let category = st.classification.category;
+        let t = Instant::now();
+        st.rewrite = self
+            .rewrite(&st.question, category, &st.ctx, &mut st.errors)
+            .await;
+        st.time("rewrite", t);
+
+        let t = Instant::now();
+        let platforms: Vec<String> = {
+            let mut p: Vec<String> = snapshot
+                .bundles
+                .iter()
+                .map(|b| b.platform.clone())
+                .collect();
+            p.sort();
+            p.dedup();
+            p
         };
-        sink.text(&answer).await?;
+        st.plan = plan::plan(&st.question, category, &st.rewrite, &platforms);
+        st.time("plan", t);
+
+        // Meta questions and questions about a known bundle need no search.
+        let needs_search = category != Category::Meta && st.rewrite.attribute.is_none();
+        if needs_search {
+            let n = st.plan.queries.len();
+            sink.stage(
+                "search",
+                &format!("Searching {n} quer{}…", if n == 1 { "y" } else { "ies" }),
+            )
+            .await?;
+            let t = Instant::now();
+            st.retrieval = retrieve::retrieve(&self.searcher, &st.plan)
+                .await
+                .map_err(AgentError::from)?;
+            st.time("retrieve", t);
+        }
+
+        sink.stage("write", "Writing…").await?;
+        let t = Instant::now();
+        let grounding = self.ground(st, snapshot).await?;
+        let (written, streamed) = self.write(st, &grounding, sink).await?;
+        st.outcome = answer::finish(&grounding, written);
+        st.answer = st.outcome.text.clone();
+        st.time("write", t);
+
+        // Offline text is streamed only now, after validation; an LLM's was live.
+        if !streamed {
+            if !st.outcome.cards.is_empty() {
+                sink.send(ChatEvent::Cards {
+                    cards: st.outcome.cards.clone(),
+                })
+                .await?;
+            }
+            sink.text(&st.outcome.text).await?;
+        } else if !st.outcome.cards.is_empty() {
+            sink.send(ChatEvent::Cards {
+                cards: st.outcome.cards.clone(),
+            })
+            .await?;
+        }
+        if !st.outcome.citations.is_empty() {
+            sink.send(ChatEvent::Citations {
+                citations: st.outcome.citations.clone(),
+            })
+            .await?;
+        }
+        if let Some(draft) = st.outcome.request.clone() {
+            sink.send(ChatEvent::RequestCodebundle { draft }).await?;
+        }
+        st.timings
+            .push(("total", t_all.elapsed().as_secs_f64() * 1000.0));
+
+        let title = if dry_run {
+            None
+        } else {
+            let record = st.record("complete");
+            let title = self
+                .db
+                .write(move |c| memory::save_turn(c, &record))
+                .await
+                .map_err(AgentError::from)?;
+            Some(title)
+        };
+        sink.send(ChatEvent::Done {
+            turn_id: (!dry_run).then(|| st.id.clone()),
+            session_id: (!dry_run).then(|| st.ctx.session_id.clone()),
+            elapsed_ms: st.started.map_or(0, |s| s.elapsed().as_millis() as u64),
+            source: st.outcome.source.clone(),
+            confidence: st.outcome.confidence,
+            no_match: st.outcome.no_match,
+            title,
+        })
+        .await?;
         Ok(())
+    }
+
+    async fn classify(
+        &self,
+        question: &str,
+        ctx: &SessionContext,
+        keyword_names: &[String],
+        errors: &mut Vec<String>,
+    ) -> Classification {
+        if let Some(llm) = &self.llm {
+            // Rules decide fast when there is no history; with history the LLM can
+            // tell a follow-up from a new topic better than patterns.
+            if !ctx.turns.is_empty() || classify::by_rules(question, ctx, keyword_names).is_none() {
+                match super::understand::classify(llm, question, ctx).await {
+                    Ok(c) => return c,
+                    Err(e) => errors.push(format!("classify: {e}")),
+                }
+            }
+        }
+        let examples = self
+            .examples
+            .get_or_init(|| async {
+                classify::ExampleIndex::build(self.searcher.embedder().as_ref()).await
+            })
+            .await;
+        classify::offline(
+            question,
+            ctx,
+            keyword_names,
+            examples.as_ref(),
+            self.searcher.embedder().as_ref(),
+        )
+        .await
+    }
+
+    async fn rewrite(
+        &self,
+        question: &str,
+        category: Category,
+        ctx: &SessionContext,
+        errors: &mut Vec<String>,
+    ) -> Rewrite {
+        let mut rw = rewrite::by_rules(question, category, ctx);
+        if category == Category::FollowUp
+            && rw.attribute.is_none()
+            && let Some(llm) = &self.llm
+        {
+            match super::understand::rewrite(llm, question, ctx).await {
+                Ok(q) => {
+                    rw.query = q;
+                    rw.method = "llm".into();
+                }
+                Err(e) => errors.push(format!("rewrite: {e}")),
+            }
+        }
+        rewrite::keep_continuity(&mut rw, question, category, ctx);
+        rw
+    }
+
+    /// The records and keyword users the writers need.
+    async fn ground(
+        &self,
+        st: &State,
+        snapshot: Arc<crate::search::Snapshot>,
+    ) -> Result<Grounding, AgentError> {
+        let mut keys: Vec<String> = st
+            .retrieval
+            .bundles
+            .iter()
+            .take(6)
+            .map(|b| b.key.clone())
+            .collect();
+        if let Some(s) = &st.rewrite.subject {
+            keys.push(s.key.clone());
+        }
+        let kw_ids: Vec<(String, String, String)> = st
+            .retrieval
+            .keywords
+            .iter()
+            .take(3)
+            .map(|k| (k.id.clone(), k.library.clone(), k.name.clone()))
+            .collect();
+        let library = (st.classification.category == Category::KeywordLibrary)
+            .then(|| super::library::named(&st.question, &snapshot))
+            .flatten();
+        let top_doc: Option<i64> = st.retrieval.docs.first().and_then(|d| {
+            snapshot
+                .docs
+                .values()
+                .find(|m| m.cite_id() == d.id)
+                .map(|m| m.id)
+        });
+        let snap = snapshot.clone();
+        let (records, keyword_users, library, top_doc_markdown) = self
+            .db
+            .read(move |c| {
+                let mut records = HashMap::new();
+                for key in keys {
+                    if let Some((coll, slug)) = key.split_once('/')
+                        && let Some((_, r)) = crate::catalog::record(c, coll, slug)? {
+                            records.insert(key.clone(), r);
+                        }
+                }
+                let mut users = HashMap::new();
+                for (id, library, name) in kw_ids {
+                    let mut st = c.prepare(
+                        "SELECT DISTINCT co.name || '/' || b.slug FROM keyword_uses u JOIN keywords k ON k.id = u.keyword_id
+                         JOIN bundles b ON b.id = u.bundle_id JOIN collections co ON co.id = b.collection_id
+                         WHERE k.library = ?1 AND k.name = ?2 ORDER BY 1",
+                    )?;
+                    let list: Vec<String> = st.query_map([&library, &name], |r| r.get(0))?.collect::<Result<_, _>>()?;
+                    users.insert(id, list);
+                }
+                let library = match library {
+                    Some(name) => Some(super::library::listing(c, &snap, &name)?),
+                    None => None,
+                };
+                let markdown: Option<String> = match top_doc {
+                    Some(id) => c
+                        .query_row("SELECT markdown FROM docs WHERE id = ?1", [id], |r| r.get(0))
+                        .optional()?,
+                    None => None,
+                };
+                Ok((records, users, library, markdown))
+            })
+            .await?;
+        Ok(Grounding {
+            question: st.question.clone(),
+            category: st.classification.category,
+            route: st.plan.route,
+            rewrite: st.rewrite.clone(),
+            retrieval: st.retrieval.clone(),
+            records,
+            keyword_users,
+            library,
+            top_doc_markdown,
+            snapshot,
+            llm_model: self.llm.as_ref().map(|l| l.model().to_string()),
+        })
+    }
+
+    /// The LLM writes when configured and working; otherwise (or after it fails) the
+    /// offline answerer does. Returns whether the text was already streamed.
+    async fn write(
+        &self,
+        st: &mut State,
+        g: &Grounding,
+        sink: &Sink,
+    ) -> Result<(Written, bool), ClientGone> {
+        let offline = || answer::offline::write(g);
+        let Some(llm) = &self.llm else {
+            return Ok((offline(), false));
+        };
+        if g.category == Category::Meta || g.snapshot.bundles.is_empty() {
+            // Questions about the assistant are answered from facts, not generated.
+            return Ok((offline(), false));
+        }
+        let searches = st.retrieval.searches.len();
+        let mut tools = ToolBox::new(self.searcher.clone(), self.db.clone(), searches);
+        let history = st.ctx.recent.clone();
+        let run = answer::llm::write(
+            llm,
+            g,
+            &history,
+            &st.ctx.summary,
+            &mut tools,
+            self.config.llm.max_tool_iterations as usize,
+            sink,
+        )
+        .await?;
+        st.tokens = (run.tokens_in, run.tokens_out);
+        st.llm_rounds = run.rounds;
+        st.reports = tools.reports;
+        match run.error {
+            None => Ok((
+                Written {
+                    text: run.text,
+                    request: offline().request,
+                },
+                true,
+            )),
+            Some(e) => {
+                tracing::warn!(error = %e, "LLM failed; answering offline");
+                st.errors.push(format!("llm: {e}"));
+                st.fallback = true;
+                st.model = format!("offline (fallback from {})", llm.model());
+                let fallback = offline();
+                if run.streamed {
+                    // Part of an LLM answer is on screen: continue below it.
+                    sink.stage("fallback", "The language model stopped; finishing offline…")
+                        .await?;
+                    let text = format!("{}\n\n---\n\n{}", run.text.trim_end(), fallback.text);
+                    sink.text(&format!("\n\n---\n\n{}", fallback.text)).await?;
+                    Ok((
+                        Written {
+                            text,
+                            request: fallback.request,
+                        },
+                        true,
+                    ))
+                } else {
+                    sink.stage(
+                        "fallback",
+                        "The language model is unavailable; answering offline…",
+                    )
+                    .await?;
+                    Ok((fallback, false))
+                }
+            }
+        }
     }
 }
 
@@ -141,23 +585,5 @@ fn error_event(code: ErrorCode, message: Option<String>) -> ChatEvent {
     ChatEvent::Error {
         code: code.as_str().to_string(),
         message: message.unwrap_or_else(|| code.default_message().to_string()),
-    }
-}
-
-pub(crate) enum TurnFailure {
-    ClientGone,
-    ShuttingDown,
-    Agent(AgentError),
-}
-
-impl From<ClientGone> for TurnFailure {
-    fn from(_: ClientGone) -> Self {
-        TurnFailure::ClientGone
-    }
-}
-
-impl From<AgentError> for TurnFailure {
-    fn from(e: AgentError) -> Self {
-        TurnFailure::Agent(e)
     }
 }

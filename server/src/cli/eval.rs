@@ -5,6 +5,7 @@ use crate::config::Config;
 use crate::eval::{self, Report, Summary};
 use crate::search::{Filters, Searcher};
 use clap::{Args, ValueEnum};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -36,28 +37,19 @@ pub enum EvalMode {
 pub fn run(config: &Config, args: &EvalArgs) -> anyhow::Result<()> {
     let questions = eval::load(&args.golden)?;
     let rt = super::runtime()?;
-    let db = super::open_db(config)?;
     let report = rt.block_on(async {
-        let embedder = crate::index::embed::from_config(config)?;
-        let searcher = Searcher::open(db, embedder, config.data_dir.clone()).await?;
         let results = match args.mode {
-            EvalMode::Retrieval => {
-                let mut options = args.tuning.options(10, Filters::default());
-                options.explain = args.dump.is_some();
-                let mut lines = Vec::new();
-                let r = eval::run_retrieval_with(&searcher, &questions, &options, |q, res| {
-                    if args.dump.is_some() {
-                        lines.push(serde_json::json!({"q": q, "explain": res.explain}).to_string());
+            EvalMode::Retrieval => retrieval(config, args, &questions).await?,
+            EvalMode::Agent => {
+                let agent = super::ask::open_agent(config).await?;
+                let tty = std::io::stderr().is_terminal();
+                let n = questions.len();
+                eval::run_agent(&agent, &questions, |i, r| {
+                    if tty {
+                        eprint!("\r\x1b[2K{}/{n} {} {:.0} ms", i + 1, r.id, r.ms);
                     }
                 })
-                .await?;
-                if let Some(path) = &args.dump {
-                    std::fs::write(path, lines.join("\n"))?;
-                }
-                r
-            }
-            EvalMode::Agent => {
-                anyhow::bail!("agent mode needs the agent (not built yet); use --mode retrieval")
+                .await?
             }
         };
         anyhow::Ok(eval::report(results))
@@ -68,6 +60,29 @@ pub fn run(config: &Config, args: &EvalArgs) -> anyhow::Result<()> {
         print(&report, args.misses);
     }
     Ok(())
+}
+
+async fn retrieval(
+    config: &Config,
+    args: &EvalArgs,
+    questions: &[eval::Question],
+) -> anyhow::Result<Vec<eval::metrics::QuestionResult>> {
+    let db = super::open_db(config)?;
+    let embedder = crate::index::embed::from_config(config)?;
+    let searcher = Searcher::open(db, embedder, config.data_dir.clone()).await?;
+    let mut options = args.tuning.options(10, Filters::default());
+    options.explain = args.dump.is_some();
+    let mut lines = Vec::new();
+    let r = eval::run_retrieval_with(&searcher, questions, &options, |q, res| {
+        if args.dump.is_some() {
+            lines.push(serde_json::json!({"q": q, "explain": res.explain}).to_string());
+        }
+    })
+    .await?;
+    if let Some(path) = &args.dump {
+        std::fs::write(path, lines.join("\n"))?;
+    }
+    Ok(r)
 }
 
 fn pct(v: Option<f64>) -> String {
@@ -113,15 +128,54 @@ fn print(r: &Report, misses: bool) {
     if let Some(k) = r.overall.keyword_recall_5 {
         println!("keyword recall@5 {:.3}", k);
     }
+    if let Some(a) = r.overall.routing_accuracy {
+        println!(
+            "routing accuracy {:.3}; cards all cited {}; turns with errors {}",
+            a,
+            pct(r.overall.grounded_rate),
+            r.overall.errors.unwrap_or(0)
+        );
+    }
+    if !r.stages.is_empty() {
+        println!(
+            "{:<16} {:>9} {:>9} {:>9}",
+            "stage", "p50 ms", "p95 ms", "max ms"
+        );
+        for (name, t) in &r.stages {
+            println!(
+                "{:<16} {:>9.1} {:>9.1} {:>9.1}",
+                name, t.p50_ms, t.p95_ms, t.max_ms
+            );
+        }
+    }
     if misses {
         for q in &r.questions {
-            let wrong = match q.category.as_str() {
-                "no-match" | "meta" => !q.no_match,
-                _ => q.hit_rank != Some(1) || q.no_match,
-            };
+            let misrouted = q
+                .routed
+                .as_deref()
+                .is_some_and(|got| got != eval::metrics::expected_route(&q.category));
+            let wrong = misrouted
+                || q.error.is_some()
+                || q.doc_hit == Some(false)
+                || q.keyword_hit == Some(false)
+                || match q.category.as_str() {
+                    "no-match" | "meta" => !q.no_match,
+                    _ if q.expected.is_empty() => false,
+                    _ => q.hit_rank != Some(1) || q.no_match,
+                };
             if wrong {
+                let routed = q
+                    .routed
+                    .as_deref()
+                    .map(|r| format!(" routed {r}"))
+                    .unwrap_or_default();
+                let error = q
+                    .error
+                    .as_deref()
+                    .map(|e| format!(" error {e}"))
+                    .unwrap_or_default();
                 println!(
-                    "  {} [{}{}] rank {:?} score {:.2} no_match {} expected {:?} got {:?}",
+                    "  {} [{}{}]{routed}{error} rank {:?} score {:.2} no_match {} expected {:?} got {:?}",
                     q.id,
                     q.category,
                     if q.hard { ", hard" } else { "" },

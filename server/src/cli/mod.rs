@@ -1,6 +1,7 @@
 //! The command line: argument definitions and dispatch. This is the binary's edge,
 //! the only place `anyhow` is used.
 
+mod ask;
 mod bench;
 mod bundles;
 mod config_cmd;
@@ -53,6 +54,12 @@ pub enum Command {
     Show(bundles::ShowArgs),
     /// Search the registry with hybrid retrieval
     Search(search::SearchArgs),
+    /// Ask one question and stream the answer (use --session to continue)
+    Ask(ask::AskArgs),
+    /// Chat interactively (:new, :history, :id, :export, :exit)
+    Chat(ask::ChatArgs),
+    /// Export a conversation as markdown, JSON or text
+    Export(ask::ExportArgs),
     /// Score retrieval (or agent turns) on a golden set
     Eval(eval::EvalArgs),
     /// Print search latency, vector index and memory figures
@@ -120,6 +127,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bundles(args) => bundles::list(&config, &args),
         Command::Show(args) => bundles::show(&config, &args),
         Command::Search(args) => search::run(&config, &args),
+        Command::Ask(args) => ask::ask(&config, &args),
+        Command::Chat(args) => ask::chat(&config, &args),
+        Command::Export(args) => ask::export(&config, &args),
         Command::Eval(args) => eval::run(&config, &args),
         Command::Bench(args) => bench::run(&config, &args),
         Command::Config(args) => config_cmd::run(&config, &args),

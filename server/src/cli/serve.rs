@@ -16,7 +16,8 @@ fn runtime_main(config: Config) -> anyhow::Result<()> {
             format!("cannot listen on {addr} (is another server running there?)")
         })?;
         let local = listener.local_addr()?;
-        let state = AppState::new(config, db);
+        let state = AppState::open(config, db).await?;
+        web::watch_index(&state, std::time::Duration::from_secs(5));
 
         let shutdown = state.shutdown.clone();
         tokio::spawn(async move {

@@ -160,6 +160,8 @@ pub struct LlmConfig {
     pub first_token_timeout_secs: u64,
     pub total_timeout_secs: u64,
     pub max_retries: u32,
+    /// Rounds of tool calls the model may make before it must answer.
+    pub max_tool_iterations: u32,
 }
 
 impl Default for LlmConfig {
@@ -177,6 +179,7 @@ impl Default for LlmConfig {
             first_token_timeout_secs: 30,
             total_timeout_secs: 120,
             max_retries: 3,
+            max_tool_iterations: 4,
         }
     }
 }

@@ -48,6 +48,7 @@ docs! {
     ("llm.first_token_timeout_secs", "30", "Timeout until the first streamed token."),
     ("llm.total_timeout_secs", "120", "Timeout for a whole LLM call."),
     ("llm.max_retries", "3", "Retries on 429, 5xx and connection errors (exponential backoff with jitter)."),
+    ("llm.max_tool_iterations", "4", "Rounds of tool calls the model may make in one turn before it must answer."),
     ("embedder.kind", "auto", "`auto` (MiniLM if its files are present, else hash), `minilm`, `hash` or `openai`."),
     ("embedder.model_dir", "<data_dir>/models/all-MiniLM-L6-v2", "Folder with model.safetensors, tokenizer.json and config.json."),
     ("embedder.provider", "openai", "For `openai`: `openai` (any OpenAI-compatible server) or `azure`."),

@@ -26,6 +26,29 @@ pub struct QuestionResult {
     pub doc_hit: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub keyword_hit: Option<bool>,
+    /// Agent mode: the category the turn was routed to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routed: Option<String>,
+    /// Agent mode: every card is cited in the answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grounded: Option<bool>,
+    /// Agent mode: the answer's source tag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Agent mode: milliseconds per pipeline stage.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub stages: BTreeMap<String, f64>,
+    /// Agent mode: the turn ended in an error event.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The classifier category a golden category should be routed to.
+pub fn expected_route(category: &str) -> &str {
+    match category {
+        "no-match" => "general",
+        c => c,
+    }
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -49,6 +72,15 @@ pub struct Summary {
     pub doc_recall_5: Option<f64>,
     #[serde(rename = "keyword_recall@5", skip_serializing_if = "Option::is_none")]
     pub keyword_recall_5: Option<f64>,
+    /// Agent mode: share of turns routed to the golden category.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routing_accuracy: Option<f64>,
+    /// Agent mode: share of turns whose cards are all cited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grounded_rate: Option<f64>,
+    /// Agent mode: turns that ended in an error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<usize>,
     pub p50_ms: f64,
     pub p95_ms: f64,
 }
@@ -119,6 +151,20 @@ pub fn summarize(rs: &[&QuestionResult]) -> Summary {
         .filter_map(|r| r.keyword_hit)
         .map(|h| h as u8 as f64)
         .collect();
+    let routed: Vec<f64> = rs
+        .iter()
+        .filter_map(|r| {
+            r.routed
+                .as_deref()
+                .map(|got| (got == expected_route(&r.category)) as u8 as f64)
+        })
+        .collect();
+    let grounded: Vec<f64> = rs
+        .iter()
+        .filter_map(|r| r.grounded)
+        .map(|g| g as u8 as f64)
+        .collect();
+    let agent = rs.iter().any(|r| r.routed.is_some() || r.error.is_some());
     let mut ms: Vec<f64> = rs.iter().map(|r| r.ms).collect();
     ms.sort_by(|a, b| a.total_cmp(b));
     Summary {
@@ -147,6 +193,9 @@ pub fn summarize(rs: &[&QuestionResult]) -> Summary {
         ),
         doc_recall_5: mean(&docs),
         keyword_recall_5: mean(&kws),
+        routing_accuracy: mean(&routed),
+        grounded_rate: mean(&grounded),
+        errors: agent.then(|| rs.iter().filter(|r| r.error.is_some()).count()),
         p50_ms: percentile(&ms, 50.0),
         p95_ms: percentile(&ms, 95.0),
     }
@@ -161,6 +210,16 @@ pub struct Report {
     /// Precision and recall of the no-match decision (positive = "no match").
     pub no_match_precision: Option<f64>,
     pub no_match_recall: Option<f64>,
+    /// Agent mode: (p50, p95) milliseconds per stage over the scored turns.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub stages: BTreeMap<String, StageTimes>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct StageTimes {
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+    pub max_ms: f64,
 }
 
 pub fn report(results: Vec<QuestionResult>) -> Report {
@@ -177,12 +236,31 @@ pub fn report(results: Vec<QuestionResult>) -> Report {
         .filter(|r| !should(r) && r.category != "meta" && r.no_match)
         .count() as f64;
     let positives = results.iter().filter(|r| should(r)).count() as f64;
+    let mut per_stage: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for r in &results {
+        for (k, v) in &r.stages {
+            per_stage.entry(k.clone()).or_default().push(*v);
+        }
+    }
+    let stages = per_stage
+        .into_iter()
+        .map(|(k, mut v)| {
+            v.sort_by(|a, b| a.total_cmp(b));
+            let t = StageTimes {
+                p50_ms: percentile(&v, 50.0),
+                p95_ms: percentile(&v, 95.0),
+                max_ms: v.last().copied().unwrap_or(0.0),
+            };
+            (k, t)
+        })
+        .collect();
     Report {
         overall: summarize(&all),
         hard: summarize(&hard),
         by_category: by.into_iter().map(|(k, v)| (k, summarize(&v))).collect(),
         no_match_precision: (tp + fp > 0.0).then(|| tp / (tp + fp)),
         no_match_recall: (positives > 0.0).then(|| tp / positives),
+        stages,
         questions: results,
     }
 }

@@ -69,6 +69,7 @@ pub async fn run_retrieval_with(
             expected,
             doc_hit,
             keyword_hit,
+            ..Default::default()
         });
     }
     Ok(out)
@@ -77,16 +78,21 @@ pub async fn run_retrieval_with(
 /// A returned section answers when it is an expected section or lies under one
 /// (the expected heading is in its trail).
 fn doc_matches(d: &crate::search::DocHit, expected: &[String]) -> bool {
+    section_matches(&d.path, &d.id, &d.trail, expected)
+}
+
+/// `id` ends with `#anchor` when the section has one.
+pub(super) fn section_matches(path: &str, id: &str, trail: &[String], expected: &[String]) -> bool {
     expected.iter().any(|want| {
-        let (path, anchor) = want.split_once('#').unwrap_or((want, ""));
-        if !d.path.ends_with(path.trim_start_matches("docs/")) {
+        let (want_path, anchor) = want.split_once('#').unwrap_or((want, ""));
+        if !path.ends_with(want_path.trim_start_matches("docs/")) {
             return false;
         }
-        if anchor.is_empty() || d.id.ends_with(&format!("#{anchor}")) {
+        if anchor.is_empty() || id.ends_with(&format!("#{anchor}")) {
             return true;
         }
         let mut seen = std::collections::HashMap::new();
-        d.trail
+        trail
             .iter()
             .any(|h| crate::ingest::markdown::anchor(h, &mut seen) == anchor)
     })

@@ -11,6 +11,7 @@ mod snapshot;
 mod types;
 
 pub use calibrate::{NO_MATCH_BELOW, calibrated};
+pub use platform::detect as detect_platform;
 pub use snapshot::{BundleMeta, ChunkMeta, DocMeta, KeywordMeta, Snapshot, catalog_generation};
 pub use types::*;
 

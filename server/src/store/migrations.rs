@@ -28,6 +28,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "retrieval",
         sql: include_str!("migrations/0003_retrieval.sql"),
     },
+    Migration {
+        version: 4,
+        name: "conversations",
+        sql: include_str!("migrations/0004_conversations.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;

@@ -25,6 +25,7 @@ pub async fn chat(
     let Json(request) = payload?;
     let question = crate::agent::validate_question(&request.question).map_err(ApiFailure::from)?;
     let options = TurnOptions {
+        dry_run: false,
         pace: BROWSER_PACE,
         shutdown: state.shutdown.clone(),
     };

@@ -13,6 +13,7 @@ pub use shutdown::wait_for_signal;
 
 use crate::agent::Agent;
 use crate::config::Config;
+use crate::search::Searcher;
 use crate::store::Db;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -35,17 +36,47 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(config: Config, db: Db) -> Self {
+    /// Opens the search index over `db` with the configured embedder and builds the
+    /// agent; the caller keeps the index fresh with `watch_index`.
+    pub async fn open(config: Config, db: Db) -> Result<Self, crate::agent::AgentError> {
         let config = Arc::new(config);
-        let agent = Arc::new(Agent::new(db.clone(), config.clone()));
-        AppState {
+        let embedder =
+            crate::index::embed::from_config(&config).map_err(crate::search::SearchError::from)?;
+        let searcher = Searcher::open(db.clone(), embedder, config.data_dir.clone()).await?;
+        let agent = Arc::new(Agent::new(db.clone(), config.clone(), searcher)?);
+        Ok(AppState {
             config,
             db,
             agent,
             shutdown: CancellationToken::new(),
             started: Instant::now(),
-        }
+        })
     }
+
+    pub fn searcher(&self) -> &Arc<Searcher> {
+        self.agent.searcher()
+    }
+}
+
+/// Reloads the search snapshot when the catalog or the vectors change (an index run
+/// from the CLI or the admin page); the old snapshot answers until the new one is
+/// ready.
+pub fn watch_index(state: &AppState, every: Duration) {
+    let searcher = state.searcher().clone();
+    let stop = state.shutdown.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = stop.cancelled() => break,
+                _ = tokio::time::sleep(every) => {}
+            }
+            match searcher.refresh().await {
+                Ok(true) => tracing::info!("search index reloaded"),
+                Ok(false) => {}
+                Err(e) => tracing::warn!(error = %e, "search index reload failed"),
+            }
+        }
+    });
 }
 
 /// Request bodies above this are refused before any handler runs.

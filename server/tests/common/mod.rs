@@ -2,6 +2,7 @@
 //! and an SSE reader for `/api/chat`.
 #![allow(dead_code)]
 
+pub mod model;
 pub mod scripted;
 
 use app::api::ChatEvent;
@@ -35,7 +36,7 @@ impl TestServer {
         config.server.shutdown_grace_secs = 2;
         adjust(&mut config);
         let db = Db::open(&config.database_path()).expect("open db");
-        let state = AppState::new(config, db);
+        let state = AppState::open(config, db).await.expect("open app state");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -47,6 +48,19 @@ impl TestServer {
             dir,
             task,
         }
+    }
+
+    /// A server over a copy of the sample registry indexed with MiniLM (built once
+    /// per test binary), so every test starts from the same catalog and vectors.
+    pub async fn start_indexed(adjust: impl FnOnce(&mut Config)) -> Self {
+        let template = sample_template().await;
+        Self::start_with(|c| {
+            std::fs::copy(template.join("registry-chat.db"), c.database_path())
+                .expect("copy template db");
+            c.embedder.model_dir = Some(model_dir());
+            adjust(c);
+        })
+        .await
     }
 
     pub fn at(&self, path: &str) -> String {
@@ -88,4 +102,74 @@ pub async fn ask(url: &str, body: serde_json::Value) -> Vec<(String, ChatEvent)>
         out.push((ev.event, parsed));
     }
     out
+}
+
+/// The MiniLM files installed by scripts/setup.
+pub fn model_dir() -> std::path::PathBuf {
+    std::env::var_os("REGISTRY_CHAT_EMBEDDER_MODEL_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../data/models/all-MiniLM-L6-v2"
+            ))
+        })
+}
+
+/// A data dir with the sample registry indexed, embedded with MiniLM and graphed;
+/// its database is checkpointed into one file so tests can copy it.
+pub async fn sample_template() -> &'static std::path::Path {
+    static TEMPLATE: tokio::sync::OnceCell<TempDir> = tokio::sync::OnceCell::const_new();
+    TEMPLATE
+        .get_or_init(|| async {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let config = Config {
+                data_dir: dir.path().to_path_buf(),
+                embedder: registry_chat::config::EmbedderConfig {
+                    model_dir: Some(model_dir()),
+                    ..Default::default()
+                },
+                ..Config::default()
+            };
+            let db = Db::open(&config.database_path()).expect("open db");
+            let req = registry_chat::ingest::sample_request(dir.path()).expect("samples");
+            registry_chat::ingest::run(&db, dir.path(), &req, &Default::default())
+                .expect("index samples");
+            let embedder = registry_chat::index::embed::from_config(&config).expect("embedder");
+            assert!(
+                embedder.id().starts_with("minilm"),
+                "MiniLM is required (run scripts/setup)"
+            );
+            registry_chat::index::build::embed_missing(&db, embedder.as_ref(), false)
+                .await
+                .expect("embed");
+            registry_chat::graph::rebuild(&db, embedder.id()).expect("graph");
+            db.write_blocking(|c| Ok(c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")?))
+                .expect("checkpoint");
+            dir
+        })
+        .await
+        .path()
+}
+
+/// Concatenated token text of a turn.
+pub fn answer_text(events: &[(String, ChatEvent)]) -> String {
+    events
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ChatEvent::Token { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The `done` event's session id.
+pub fn session_of(events: &[(String, ChatEvent)]) -> String {
+    events
+        .iter()
+        .find_map(|(_, e)| match e {
+            ChatEvent::Done { session_id, .. } => session_id.clone(),
+            _ => None,
+        })
+        .expect("a done event with a session")
 }

@@ -22,6 +22,17 @@ pub enum Reply {
     Stream(Vec<(Duration, String)>),
     /// Accept the request and never answer.
     Hang,
+    /// Decide from the request body (a model that follows its prompts by rule).
+    Respond(Responder),
+}
+
+#[derive(Clone)]
+pub struct Responder(pub Arc<dyn Fn(&serde_json::Value) -> Reply + Send + Sync>);
+
+impl std::fmt::Debug for Responder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Responder")
+    }
 }
 
 impl Reply {
@@ -54,12 +65,24 @@ pub struct Recorded {
 struct Script {
     replies: Arc<Mutex<Vec<Reply>>>,
     seen: Arc<Mutex<Vec<Recorded>>>,
+    open: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 pub struct Scripted {
     pub url: String,
     seen: Arc<Mutex<Vec<Recorded>>>,
+    open: Arc<std::sync::atomic::AtomicUsize>,
     task: tokio::task::JoinHandle<()>,
+}
+
+/// Counts a request as open until its handler (or its body stream) is dropped,
+/// which happens when the client goes away.
+struct Open(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 impl Scripted {
@@ -67,19 +90,31 @@ impl Scripted {
         let script = Script {
             replies: Arc::new(Mutex::new(replies)),
             seen: Arc::new(Mutex::new(Vec::new())),
+            open: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
         };
         let seen = script.seen.clone();
+        let open = script.open.clone();
         let app = Router::new().fallback(handle).with_state(script);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let task = tokio::spawn(async move {
             axum::serve(listener, app).await.ok();
         });
-        Scripted { url, seen, task }
+        Scripted {
+            url,
+            seen,
+            open,
+            task,
+        }
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
         self.seen.lock().unwrap().clone()
+    }
+
+    /// Requests still being answered (a dropped client connection closes them).
+    pub fn open_requests(&self) -> usize {
+        self.open.load(std::sync::atomic::Ordering::SeqCst)
     }
 }
 
@@ -90,6 +125,8 @@ impl Drop for Scripted {
 }
 
 async fn handle(State(s): State<Script>, req: axum::extract::Request) -> Response {
+    s.open.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let guard = Open(s.open.clone());
     let (parts, body) = req.into_parts();
     let bytes: Bytes = axum::body::to_bytes(body, 10 * 1024 * 1024)
         .await
@@ -100,7 +137,7 @@ async fn handle(State(s): State<Script>, req: axum::extract::Request) -> Respons
         headers: parts.headers.clone(),
         body: serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
     });
-    let reply = {
+    let mut reply = {
         let mut r = s.replies.lock().unwrap();
         if r.len() > 1 {
             r.remove(0)
@@ -108,6 +145,10 @@ async fn handle(State(s): State<Script>, req: axum::extract::Request) -> Respons
             r.first().cloned().unwrap_or(Reply::Hang)
         }
     };
+    if let Reply::Respond(f) = &reply {
+        let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+        reply = (f.0)(&body);
+    }
     match reply {
         Reply::Json {
             status,
@@ -124,19 +165,82 @@ async fn handle(State(s): State<Script>, req: axum::extract::Request) -> Respons
             res
         }
         Reply::Stream(pieces) => {
-            let stream = futures::stream::unfold(pieces.into_iter(), |mut it| async move {
-                let (pause, text) = it.next()?;
-                tokio::time::sleep(pause).await;
-                Some((Ok::<_, std::convert::Infallible>(Bytes::from(text)), it))
-            });
+            // The guard lives with the body: it drops when the stream ends or the
+            // client disconnects.
+            let stream = futures::stream::unfold(
+                (pieces.into_iter(), Some(guard)),
+                |(mut it, g)| async move {
+                    let Some((pause, text)) = it.next() else {
+                        drop(g);
+                        return None;
+                    };
+                    tokio::time::sleep(pause).await;
+                    Some((
+                        Ok::<_, std::convert::Infallible>(Bytes::from(text)),
+                        (it, g),
+                    ))
+                },
+            );
             Response::builder()
                 .header("content-type", "text/event-stream")
                 .body(Body::from_stream(stream))
                 .unwrap()
         }
+        Reply::Respond(_) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "responder returned a responder",
+        )
+            .into_response(),
         Reply::Hang => {
+            let _guard = guard;
             std::future::pending::<()>().await;
             unreachable!()
         }
+    }
+}
+
+/// SSE helpers for chat completions.
+pub mod sse {
+    use super::Reply;
+    use serde_json::{Value, json};
+    use std::time::Duration;
+
+    pub fn data(v: Value) -> String {
+        format!("data: {v}\n\n")
+    }
+
+    pub fn text(t: &str) -> String {
+        data(json!({"choices": [{"index": 0, "delta": {"content": t}, "finish_reason": null}]}))
+    }
+
+    pub fn finish(reason: &str) -> String {
+        data(json!({"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]}))
+    }
+
+    pub fn usage(p: u32, c: u32) -> String {
+        data(json!({"choices": [], "usage": {"prompt_tokens": p, "completion_tokens": c}}))
+    }
+
+    pub fn done() -> String {
+        "data: [DONE]\n\n".to_string()
+    }
+
+    /// A complete streamed reply: the pieces of text, a finish, usage and [DONE].
+    pub fn reply(pieces: &[&str]) -> Reply {
+        let mut out: Vec<(Duration, String)> = pieces
+            .iter()
+            .map(|p| (Duration::from_millis(5), text(p)))
+            .collect();
+        out.push((Duration::ZERO, finish("stop")));
+        out.push((Duration::ZERO, usage(120, 40)));
+        out.push((Duration::ZERO, done()));
+        Reply::Stream(out)
+    }
+
+    /// A classification answer (JSON text, split in two pieces).
+    pub fn classify(category: &str) -> Reply {
+        let body = json!({"category": category, "reason": "scripted"}).to_string();
+        let (a, b) = body.split_at(body.len() / 2);
+        reply(&[a, b])
     }
 }

@@ -78,5 +78,9 @@ fn apply(ex: &Exchange, ev: ChatEvent) {
             ex.done.set(true);
         }
         ChatEvent::Error { message, .. } => ex.fail(message),
+        // Rendered by the cards and request features.
+        ChatEvent::Cards { .. }
+        | ChatEvent::Citations { .. }
+        | ChatEvent::RequestCodebundle { .. } => {}
     }
 }

@@ -1,0 +1,202 @@
+//! Writing the answer: what every answer needs (grounding, cards, citations, source
+//! tag, confidence) and two writers, offline (rules) and LLM.
+
+pub mod cite;
+pub mod llm;
+pub mod offline;
+
+use super::classify::Category;
+use super::plan::Route;
+use super::retrieve::Retrieval;
+use super::rewrite::{Attribute, Rewrite};
+use crate::ingest::BundleRecord;
+use crate::search::{BundleHit, Snapshot};
+use app::api::{Card, Citation, RequestDraft};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Everything an answer may draw on.
+pub struct Grounding {
+    pub question: String,
+    pub category: Category,
+    pub route: Route,
+    pub rewrite: Rewrite,
+    pub retrieval: Retrieval,
+    /// Full records of the bundles that may be recommended (and the subject).
+    pub records: HashMap<String, BundleRecord>,
+    /// Bundles that call each keyword in the results: keyword id → bundle keys.
+    pub keyword_users: HashMap<String, Vec<String>>,
+    /// The best documentation section's markdown (quoted by documentation answers).
+    pub top_doc_markdown: Option<String>,
+    /// The keyword library the question names, listed in full.
+    pub library: Option<crate::agent::library::LibraryListing>,
+    pub snapshot: Arc<Snapshot>,
+    /// Model name when an LLM is configured (for "what are you" answers).
+    pub llm_model: Option<String>,
+}
+
+impl Grounding {
+    pub fn hit(&self, key: &str) -> Option<&BundleHit> {
+        self.retrieval.bundles.iter().find(|b| b.key == key)
+    }
+
+    pub fn attribute(&self) -> Option<(Attribute, &BundleRecord)> {
+        let a = self.rewrite.attribute?;
+        let s = self.rewrite.subject.as_ref()?;
+        Some((a, self.records.get(&s.key)?))
+    }
+
+    /// A card for a bundle: from this turn's hit when there is one, else from the
+    /// subject card the previous turn showed, else from the index.
+    pub fn card(&self, key: &str) -> Option<Card> {
+        if let Some(h) = self.hit(key) {
+            return Some(card_from_hit(h));
+        }
+        if let Some(s) = self.rewrite.subject.as_ref().filter(|s| s.key == key) {
+            return Some(s.clone());
+        }
+        let b = &self.snapshot.bundles[*self.snapshot.bundle_by_key.get(key)? as usize];
+        Some(Card {
+            key: b.key(),
+            collection: b.collection.clone(),
+            slug: b.slug.clone(),
+            display_name: b.display_name.clone(),
+            description: b.description.clone(),
+            platform: b.platform.clone(),
+            access: b.access.clone(),
+            relevance: 0.0,
+            matched_tasks: Vec::new(),
+            task_count: b.task_count,
+            sli_count: b.sli_count,
+            tags: b.tags.clone(),
+            source_url: b.source_url.clone(),
+        })
+    }
+}
+
+pub fn card_from_hit(h: &BundleHit) -> Card {
+    Card {
+        key: h.key.clone(),
+        collection: h.collection.clone(),
+        slug: h.slug.clone(),
+        display_name: h.display_name.clone(),
+        description: h.description.clone(),
+        platform: h.platform.clone(),
+        access: h.access.clone(),
+        relevance: h.score,
+        matched_tasks: h.matched.iter().map(|m| m.name.clone()).collect(),
+        task_count: h.task_count,
+        sli_count: h.sli_count,
+        tags: h.tags.clone(),
+        source_url: h.source_url.clone(),
+    }
+}
+
+/// What a writer produced.
+#[derive(Clone, Debug, Default)]
+pub struct Written {
+    pub text: String,
+    pub request: Option<RequestDraft>,
+}
+
+/// The answer after validation: what is streamed, shown and saved.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub text: String,
+    pub cards: Vec<Card>,
+    pub citations: Vec<Citation>,
+    pub dropped: Vec<String>,
+    pub source: String,
+    pub confidence: f32,
+    pub no_match: bool,
+    pub request: Option<RequestDraft>,
+}
+
+/// Validates citations, picks cards (only cited bundles), the source tag and the
+/// confidence.
+pub fn finish(g: &Grounding, written: Written) -> Outcome {
+    let resolver = cite::Resolver::new(&g.snapshot);
+    let (citations, text, dropped) = resolver.validate(&written.text);
+    let cards: Vec<Card> = citations
+        .iter()
+        .filter(|c| c.kind == "bundle")
+        .filter_map(|c| g.card(c.id.trim_start_matches("bundle:")))
+        .collect();
+    let source = source_tag(&citations);
+    // Answered from the docs or a keyword library is not "no match", even when no
+    // bundle fits.
+    let answered_otherwise = citations.iter().any(|c| c.kind != "bundle");
+    let no_match = g.retrieval.no_match
+        && g.category != Category::Meta
+        && g.rewrite.attribute.is_none()
+        && !answered_otherwise;
+    Outcome {
+        confidence: confidence(g, &citations, &cards, no_match),
+        text,
+        cards,
+        citations,
+        dropped,
+        source,
+        no_match,
+        request: written.request,
+    }
+}
+
+/// `codebundles`, `documentation`, `libraries`, `mixed` (more than one kind cited)
+/// or `system` (nothing cited: meta answers and plain no-match).
+pub fn source_tag(citations: &[Citation]) -> String {
+    let kinds: std::collections::BTreeSet<&str> =
+        citations.iter().map(|c| c.kind.as_str()).collect();
+    match kinds.len() {
+        0 => "system",
+        1 => match *kinds.iter().next().unwrap_or(&"") {
+            "bundle" => "codebundles",
+            "doc" => "documentation",
+            "kw" => "libraries",
+            _ => "system",
+        },
+        _ => "mixed",
+    }
+    .to_string()
+}
+
+/// 0–1: the relevance of what the answer cites, times how much of what it relies on
+/// it cites. A no-match answer's confidence is the (low) best relevance.
+fn confidence(g: &Grounding, citations: &[Citation], cards: &[Card], no_match: bool) -> f32 {
+    if g.category == Category::Meta {
+        return 1.0;
+    }
+    if g.rewrite.attribute.is_some() && !cards.is_empty() {
+        return 0.95;
+    }
+    let best = g.retrieval.bundles.first().map_or(0.0, |b| b.score);
+    if no_match {
+        return best.min(0.4);
+    }
+    let mut scores: Vec<f32> = cards.iter().map(|c| c.relevance).collect();
+    scores.extend(
+        citations
+            .iter()
+            .filter(|c| c.kind == "doc")
+            .filter_map(|c| {
+                g.retrieval
+                    .docs
+                    .iter()
+                    .find(|d| format!("doc:{}", d.id) == c.id)
+                    .map(|d| d.score)
+            }),
+    );
+    scores.extend(citations.iter().filter(|c| c.kind == "kw").filter_map(|c| {
+        g.retrieval
+            .keywords
+            .iter()
+            .find(|k| format!("kw:{}", k.id) == c.id)
+            .map(|k| k.score)
+    }));
+    if scores.is_empty() {
+        return 0.2;
+    }
+    let mean = scores.iter().sum::<f32>() / scores.len() as f32;
+    let coverage = (citations.len() as f32 / 2.0).min(1.0);
+    (mean * (0.8 + 0.2 * coverage)).clamp(0.0, 1.0)
+}

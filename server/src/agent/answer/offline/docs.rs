@@ -1,0 +1,182 @@
+//! Documentation questions: the answering section quoted, with its neighbours.
+
+use super::super::Grounding;
+use super::super::cite::format as cite;
+use crate::search::DocMeta;
+use regex::Regex;
+use std::fmt::Write;
+use std::sync::LazyLock;
+
+/// Sections of one group (siblings under the same heading) listed together.
+const GROUP_MAX: usize = 8;
+
+pub(super) fn documentation(g: &Grounding) -> String {
+    let mut out = String::new();
+    let top = &g.retrieval.docs[0];
+    let snap = &g.snapshot;
+    let section = snap.docs.values().find(|d| d.cite_id() == top.id);
+    // When the best sections are siblings (e.g. "Severity 1" … "Severity 4" under
+    // "Severity levels"), the answer is the whole group, in document order.
+    let siblings: Vec<&DocMeta> = match section {
+        Some(s) if !s.trail.is_empty() => {
+            let hits = g
+                .retrieval
+                .docs
+                .iter()
+                .filter(|d| d.score >= 0.45)
+                .filter_map(|d| snap.docs.values().find(|m| m.cite_id() == d.id))
+                .filter(|m| same_group(m, s))
+                .count();
+            if hits >= 2 {
+                let mut all: Vec<&DocMeta> =
+                    snap.docs.values().filter(|m| same_group(m, s)).collect();
+                all.sort_by_key(|m| m.id);
+                all
+            } else {
+                Vec::new()
+            }
+        }
+        _ => Vec::new(),
+    };
+    if siblings.len() >= 2 {
+        let group = section
+            .and_then(|s| s.trail.last())
+            .cloned()
+            .unwrap_or_default();
+        let _ = writeln!(out, "From **{} › {group}**:\n", top.title);
+        for m in siblings.iter().take(GROUP_MAX) {
+            let _ = writeln!(
+                out,
+                "- **{}** {} — {}",
+                m.heading.as_deref().unwrap_or(&m.title),
+                cite("doc", &m.cite_id()),
+                sentences(&m.text, 2)
+            );
+        }
+    } else {
+        let heading = top.heading.clone().unwrap_or_else(|| top.title.clone());
+        let _ = writeln!(
+            out,
+            "From **{}** {}:\n",
+            if heading == top.title {
+                heading.clone()
+            } else {
+                format!("{} › {heading}", top.title)
+            },
+            cite("doc", &top.id)
+        );
+        // The section's own markdown keeps its tables, lists and code; its heading
+        // is already in the line above.
+        let text = g
+            .top_doc_markdown
+            .as_deref()
+            .map(|m| {
+                m.trim_start()
+                    .strip_prefix('#')
+                    .map_or(m, |_| m.split_once('\n').map_or("", |(_, rest)| rest))
+                    .trim()
+                    .to_string()
+            })
+            .filter(|m| !m.is_empty())
+            .or_else(|| section.map(|d| d.text.clone()))
+            .unwrap_or_else(|| top.snippet.clone());
+        quote(&mut out, &text, QUOTE_MAX);
+    }
+    // A question that also asks what to run gets the bundle to run.
+    if ASKS_WHAT_TO_RUN.is_match(&g.question.to_lowercase())
+        && !g.retrieval.no_match
+        && let Some(b) = g
+            .retrieval
+            .bundles
+            .first()
+            .filter(|b| b.score >= RUN_BUNDLE_MIN)
+    {
+        let _ = writeln!(
+            out,
+            "\n**To check it on your systems:** **{}** {} — {}",
+            b.display_name,
+            cite("bundle", &b.key),
+            super::text::sentence(&b.description)
+        );
+    }
+    let shown: Vec<String> = siblings.iter().map(|m| m.cite_id()).collect();
+    let more: Vec<_> = g
+        .retrieval
+        .docs
+        .iter()
+        .skip(1)
+        .filter(|d| d.score >= 0.45 && !shown.contains(&d.id))
+        .take(3)
+        .collect();
+    if !more.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nSee also: {}",
+            more.iter()
+                .map(|d| format!(
+                    "*{}* {}",
+                    d.heading.as_deref().unwrap_or(&d.title),
+                    cite("doc", &d.id)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    out.trim_end().to_string()
+}
+
+/// Characters of a section quoted before "…" (cut at a line end).
+const QUOTE_MAX: usize = 1200;
+
+static ASKS_WHAT_TO_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(what|which|how) (do|should|can|could) (i|we) (run|use|check|fix|debug|diagnose|troubleshoot)\b|\bwhat (to|should i|do i) (run|use|check)\b|\b(which|what) (bundle|codebundle|check|task)s?\b",
+    )
+    .expect("valid pattern")
+});
+
+/// Quotes markdown as a blockquote, whole lines only, up to about `max` characters.
+fn quote(out: &mut String, text: &str, max: usize) {
+    let mut used = 0;
+    for line in text.lines() {
+        if used > 0 && used + line.len() > max {
+            let _ = writeln!(out, ">\n> …");
+            return;
+        }
+        used += line.len() + 1;
+        if line.trim().is_empty() {
+            let _ = writeln!(out, ">");
+        } else {
+            let _ = writeln!(out, "> {line}");
+        }
+    }
+}
+
+/// Bundles at least this relevant are recommended alongside a documentation answer.
+const RUN_BUNDLE_MIN: f32 = 0.6;
+
+fn same_group(a: &DocMeta, b: &DocMeta) -> bool {
+    a.source == b.source && a.path == b.path && a.trail == b.trail
+}
+
+/// The first `n` sentences of a section, on one line.
+fn sentences(text: &str, n: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut end = 0;
+    for _ in 0..n {
+        match flat[end..].find(". ") {
+            Some(i) => end += i + 2,
+            None => {
+                end = flat.len();
+                break;
+            }
+        }
+    }
+    let out = flat[..end].trim();
+    if out.chars().count() > 300 {
+        let cut: String = out.chars().take(300).collect();
+        format!("{}…", cut.trim_end())
+    } else {
+        out.to_string()
+    }
+}

@@ -1,0 +1,135 @@
+//! Keyword-library questions: the keyword, its arguments, how to import and call
+//! it, and which bundles use it.
+
+use super::super::Grounding;
+use super::super::cite::format as cite;
+use crate::agent::library::LibraryListing;
+use std::fmt::Write;
+
+/// Keywords listed before "and N more".
+const LIST_MAX: usize = 25;
+
+/// Every public keyword of the named library, grouped by module, with the bundles
+/// that call it.
+pub(super) fn library(g: &Grounding, lib: &LibraryListing) -> String {
+    let mut out = String::new();
+    let modules: std::collections::BTreeSet<&str> =
+        lib.keywords.iter().map(|k| k.library.as_str()).collect();
+    let _ = writeln!(
+        out,
+        "**{}** gives you {} public keyword{}{}:",
+        lib.name,
+        lib.keywords.len(),
+        if lib.keywords.len() == 1 { "" } else { "s" },
+        if modules.len() > 1 {
+            format!(" in {} modules", modules.len())
+        } else {
+            String::new()
+        }
+    );
+    let mut current = "";
+    for k in lib.keywords.iter().take(LIST_MAX) {
+        if modules.len() > 1 && k.library != current {
+            current = &k.library;
+            let _ = writeln!(
+                out,
+                "
+`{current}`"
+            );
+        }
+        let args = if k.args.trim().is_empty() {
+            String::new()
+        } else {
+            format!(" (`{}`)", k.args.trim())
+        };
+        let doc = super::text::sentence(&k.doc);
+        let doc = if doc.is_empty() {
+            String::new()
+        } else {
+            format!(" — {doc}")
+        };
+        let _ = writeln!(out, "- *{}*{args} {}{doc}", k.name, cite("kw", &k.id));
+    }
+    if lib.keywords.len() > LIST_MAX {
+        let _ = writeln!(out, "- …and {} more", lib.keywords.len() - LIST_MAX);
+    }
+    let _ = writeln!(
+        out,
+        "
+Import it with `Library    {}` in `*** Settings ***` (a module as `Library    {}.<module>`), then call a keyword by its name.",
+        lib.name, lib.name
+    );
+    if !lib.users.is_empty() {
+        let _ = writeln!(
+            out,
+            "
+**Bundles that use it**"
+        );
+        for (key, tasks) in lib.users.iter().take(4) {
+            if let Some(c) = g.card(key) {
+                let _ = writeln!(
+                    out,
+                    "- **{}** {} — from {tasks} task{}",
+                    c.display_name,
+                    cite("bundle", key),
+                    if *tasks == 1 { "" } else { "s" }
+                );
+            }
+        }
+        if lib.users.len() > 4 {
+            let _ = writeln!(out, "- …and {} more", lib.users.len() - 4);
+        }
+    }
+    out.trim_end().to_string()
+}
+
+pub(super) fn keywords(g: &Grounding) -> String {
+    let mut out = String::new();
+    let top = &g.retrieval.keywords[0];
+    let _ = writeln!(
+        out,
+        "**{}** from `{}` {}",
+        top.name,
+        top.library,
+        cite("kw", &top.id)
+    );
+    if !top.doc.trim().is_empty() {
+        let _ = writeln!(out, "\n{}", top.doc.trim());
+    }
+    if !top.args.trim().is_empty() {
+        let _ = writeln!(out, "\nArguments: `{}`", top.args.trim());
+    }
+    let _ = writeln!(
+        out,
+        "\nIn a robot file: `Library    {}` in `*** Settings ***`, then call `{}.{}`.",
+        top.library, top.library, top.name
+    );
+    if let Some(users) = g.keyword_users.get(&top.id).filter(|u| !u.is_empty()) {
+        let _ = writeln!(out, "\nUsed by:");
+        for key in users.iter().take(4) {
+            if let Some(c) = g.card(key) {
+                let _ = writeln!(out, "- **{}** {}", c.display_name, cite("bundle", key));
+            }
+        }
+    }
+    let others: Vec<_> = g
+        .retrieval
+        .keywords
+        .iter()
+        .skip(1)
+        .filter(|k| k.score >= 0.4)
+        .take(3)
+        .collect();
+    if !others.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nRelated keywords: {}",
+            others
+                .iter()
+                .map(|k| format!("*{}* {}", k.name, cite("kw", &k.id)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    out.trim_end().to_string()
+}

@@ -1,0 +1,59 @@
+//! Questions about the assistant itself, answered from facts about this install.
+
+use super::super::Grounding;
+use regex::Regex;
+use std::sync::LazyLock;
+
+fn re(p: &str) -> Regex {
+    Regex::new(p).expect("valid pattern")
+}
+
+static THANKS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(thanks?|thank you|thx|ty|cheers|helped)\b"));
+static WHAT_ARE_YOU: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(chat ?gpt|gpt|ai|bot|llm|robot|human|model)\b"));
+static HOW_YOU_WORK: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(pick|choose|decide|recommend|rank|work|search|find)s?\b"));
+static WHO_MADE: LazyLock<Regex> = LazyLock::new(|| re(r"\b(made|built|created|wrote)\b"));
+
+pub(super) fn meta(g: &Grounding) -> String {
+    let q = g.question.to_lowercase();
+    let s = &g.snapshot;
+    let collections: std::collections::BTreeSet<&str> =
+        s.bundles.iter().map(|b| b.collection.as_str()).collect();
+    let example = s
+        .bundles
+        .iter()
+        .find(|b| b.slug.contains("crashloop") || b.slug.contains("restart"))
+        .or(s.bundles.first())
+        .map(|b| format!("*\"{}\"*", b.display_name.to_lowercase()))
+        .unwrap_or_else(|| "*\"pods keep restarting, where do I start?\"*".into());
+    if THANKS.is_match(&q) {
+        return "Glad it helped. Ask whenever something else acts up.".into();
+    }
+    let engine = match &g.llm_model {
+        Some(m) => format!("When I write, I use the configured language model (`{m}`), always grounded in the registry."),
+        None => "No language model is configured, so I answer from the registry with rules; an OpenAI-compatible model can be added for richer answers.".into(),
+    };
+    if WHAT_ARE_YOU.is_match(&q) {
+        return format!(
+            "I'm Registry Chat, an assistant for this automation registry, not a general chatbot. {engine}"
+        );
+    }
+    if HOW_YOU_WORK.is_match(&q) {
+        return "I match your question against every codebundle's name, tasks, SLIs, README and tags two ways at once: by meaning (sentence embeddings) and by words (BM25, with spelling correction). I translate everyday descriptions into the terms bundles use, favour the platform you mention, and score each result as the probability that it is a right answer. When nothing scores well enough, I say so instead of guessing, and offer to request a new codebundle.".into();
+    }
+    if WHO_MADE.is_match(&q) {
+        return format!(
+            "I'm Registry Chat, self-hosted software running next to your registry: one binary and a SQLite file. {engine}"
+        );
+    }
+    format!(
+        "I'm Registry Chat. I know {} codebundles in {} collection{} ({}) and {} documentation sections. Describe what you see in your own words, for example {example}, and I'll point you to the bundles that fit, the tasks to run first and what to configure. I can also explain a bundle's SLIs, variables or access level, answer questions about keyword libraries and the docs, and help you request a codebundle that doesn't exist yet.",
+        s.bundles.len(),
+        collections.len(),
+        if collections.len() == 1 { "" } else { "s" },
+        collections.into_iter().collect::<Vec<_>>().join(", "),
+        s.docs.len()
+    )
+}

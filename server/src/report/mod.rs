@@ -1,0 +1,212 @@
+//! Conversation reports. One renderer serves the UI download, `registry-chat export`
+//! and the chat loop's `:export`: markdown (questions, answers, cited bundles with
+//! their matched tasks and source links, source tags, timestamps, and a mermaid
+//! diagram of the graph relations among the cited bundles), JSON and plain text.
+
+use crate::graph::{Graph, correlate};
+use crate::memory::{self, SessionView};
+use crate::store::StoreError;
+use rusqlite::Connection;
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Markdown,
+    Json,
+    Text,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        match s.to_lowercase().as_str() {
+            "md" | "markdown" => Some(Format::Markdown),
+            "json" => Some(Format::Json),
+            "txt" | "text" => Some(Format::Text),
+            _ => None,
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Markdown => "md",
+            Format::Json => "json",
+            Format::Text => "txt",
+        }
+    }
+}
+
+/// The session rendered, or `None` when it does not exist.
+pub fn render(
+    c: &Connection,
+    session_id: &str,
+    format: Format,
+) -> Result<Option<String>, StoreError> {
+    let Some(s) = memory::session(c, session_id)? else {
+        return Ok(None);
+    };
+    Ok(Some(match format {
+        Format::Json => serde_json::to_string_pretty(&s).unwrap_or_default(),
+        Format::Text => text(&s),
+        Format::Markdown => markdown(&s, &Graph::load(c)?),
+    }))
+}
+
+/// `[bundle:a/b]` → `**a/b**`, so the report reads well outside the app.
+fn plain_citations(text: &str) -> String {
+    let re = regex::Regex::new(r"\[(bundle|doc|kw):([^\]\n]+)\]").expect("valid pattern");
+    re.replace_all(text, "[$2]").into_owned()
+}
+
+fn source_label(s: &str) -> &str {
+    match s {
+        "codebundles" => "Codebundles",
+        "documentation" => "Documentation",
+        "libraries" => "Libraries",
+        "mixed" => "Mixed",
+        _ => "System",
+    }
+}
+
+pub fn markdown(s: &SessionView, graph: &Graph) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", s.title);
+    let _ = writeln!(
+        out,
+        "*Registry Chat conversation {} — started {}, last activity {}.*\n",
+        s.id, s.created_at, s.updated_at
+    );
+    let mut cited_all: Vec<app::api::Card> = Vec::new();
+    for (i, t) in s.turns.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "## {}. {}\n",
+            i + 1,
+            t.question.lines().next().unwrap_or("")
+        );
+        if t.question.lines().count() > 1 {
+            let _ = writeln!(out, "> {}\n", t.question.replace('\n', "\n> "));
+        }
+        let _ = writeln!(
+            out,
+            "*{} · source: {} · confidence {:.0}%{}{}*\n",
+            t.created_at,
+            source_label(&t.source),
+            t.confidence * 100.0,
+            if t.no_match { " · no match" } else { "" },
+            if t.status != "complete" {
+                format!(" · {}", t.status)
+            } else {
+                String::new()
+            }
+        );
+        let _ = writeln!(out, "{}\n", plain_citations(&t.answer));
+        if !t.cards.is_empty() {
+            let _ = writeln!(out, "**Cited codebundles**\n");
+            for c in &t.cards {
+                let link = c
+                    .source_url
+                    .as_deref()
+                    .map(|u| format!(" — [source]({u})"))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "- **{}** (`{}`, {}, {}, relevance {:.0}%){link}",
+                    c.display_name,
+                    c.key,
+                    c.platform,
+                    c.access,
+                    c.relevance * 100.0
+                );
+                for task in c.matched_tasks.iter().take(3) {
+                    let _ = writeln!(out, "  - matched task: {task}");
+                }
+                if !cited_all.iter().any(|x| x.key == c.key) {
+                    cited_all.push(c.clone());
+                }
+            }
+            out.push('\n');
+        }
+        if let Some(f) = t.feedback {
+            let _ = writeln!(
+                out,
+                "*Feedback: {}{}*\n",
+                if f > 0 { "👍" } else { "👎" },
+                t.feedback_note
+                    .as_deref()
+                    .map(|n| format!(" — {n}"))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    if cited_all.len() >= 2 {
+        let facts: Vec<crate::graph::correlate::ResultFacts> = cited_all
+            .iter()
+            .map(|c| crate::graph::correlate::ResultFacts {
+                key: &c.key,
+                name: &c.display_name,
+                tasks: c.task_count,
+                slis: c.sli_count,
+            })
+            .collect();
+        let rel = correlate(graph, &facts);
+        let _ = writeln!(out, "## How the cited bundles relate\n");
+        out.push_str("```mermaid\ngraph LR\n");
+        let id = |key: &str| key.replace(['/', '-', '.'], "_");
+        for c in &cited_all {
+            let _ = writeln!(
+                out,
+                "  {}[\"{}\"]",
+                id(&c.key),
+                c.display_name.replace('"', "'")
+            );
+        }
+        for r in &rel {
+            let label = match (&r.relation[..], &r.via) {
+                ("MONITORS", Some(v)) => format!("monitors {v}"),
+                ("SHARES_RESOURCE", Some(v)) => format!("both on {v}"),
+                ("SHARES_KEYWORD", Some(v)) => format!("both use {v}"),
+                ("SAME_SLUG_AS", _) => "same slug".into(),
+                _ => "similar".into(),
+            };
+            let _ = writeln!(
+                out,
+                "  {} -- \"{}\" --- {}",
+                id(&r.a),
+                label.replace('"', "'"),
+                id(&r.b)
+            );
+        }
+        out.push_str("```\n");
+        if rel.is_empty() {
+            out.push_str("\nNo direct relations between these bundles in the knowledge graph.\n");
+        }
+    }
+    out
+}
+
+pub fn text(s: &SessionView) -> String {
+    let mut out = format!("{}\n{}\n\n", s.title, "=".repeat(s.title.chars().count()));
+    for t in &s.turns {
+        let _ = writeln!(out, "[{}] You: {}\n", t.created_at, t.question);
+        let _ = writeln!(
+            out,
+            "Registry Chat ({}): {}\n",
+            source_label(&t.source),
+            plain_citations(&t.answer)
+        );
+        for c in &t.cards {
+            let _ = writeln!(
+                out,
+                "  * {} ({}){}",
+                c.display_name,
+                c.key,
+                c.source_url
+                    .as_deref()
+                    .map(|u| format!(" {u}"))
+                    .unwrap_or_default()
+            );
+        }
+        out.push('\n');
+    }
+    out
+}

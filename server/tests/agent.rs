@@ -1,0 +1,336 @@
+//! The agent through the real HTTP edge, offline (no LLM), on the sample registry:
+//! routing, follow-ups over two and three turns, no-match, citations and cards,
+//! and that every turn is saved.
+
+mod common;
+
+use app::api::ChatEvent;
+use common::{TestServer, answer_text, ask, session_of};
+use serde_json::json;
+use std::collections::HashSet;
+
+fn cards(events: &[(String, ChatEvent)]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ChatEvent::Cards { cards } => {
+                Some(cards.iter().map(|c| c.key.clone()).collect::<Vec<_>>())
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn citations(events: &[(String, ChatEvent)]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ChatEvent::Citations { citations } => {
+                Some(citations.iter().map(|c| c.id.clone()).collect::<Vec<_>>())
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn done(events: &[(String, ChatEvent)]) -> (String, f32, bool) {
+    events
+        .iter()
+        .find_map(|(_, e)| match e {
+            ChatEvent::Done {
+                source,
+                confidence,
+                no_match,
+                ..
+            } => Some((source.clone(), *confidence, *no_match)),
+            _ => None,
+        })
+        .expect("done")
+}
+
+fn stages(events: &[(String, ChatEvent)]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ChatEvent::Stage { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Cards are exactly the cited bundles, and every cited id appears in the text.
+fn check_grounding(events: &[(String, ChatEvent)]) {
+    let text = answer_text(events);
+    let cited = citations(events);
+    for id in &cited {
+        assert!(
+            text.contains(&format!("[{id}]")),
+            "citation {id} is in the text"
+        );
+    }
+    let cited_bundles: HashSet<String> = cited
+        .iter()
+        .filter_map(|c| c.strip_prefix("bundle:").map(str::to_string))
+        .collect();
+    let card_keys: HashSet<String> = cards(events).into_iter().collect();
+    assert_eq!(card_keys, cited_bundles, "cards match citations");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn meta_questions_get_system_answers_without_search() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    for q in [
+        "hey there",
+        "who made you",
+        "what can you do?",
+        "thanks, that helped a lot",
+    ] {
+        let ev = ask(&server.url, json!({"question": q})).await;
+        assert!(
+            !stages(&ev).contains(&"search".to_string()),
+            "{q}: no search"
+        );
+        assert!(cards(&ev).is_empty(), "{q}: no cards");
+        assert_eq!(done(&ev).0, "system", "{q}");
+        assert!(!answer_text(&ev).is_empty());
+    }
+    // "they" is not "hey": a real question is searched and answered with bundles.
+    let ev = ask(
+        &server.url,
+        json!({"question": "they say the pods in payments keep restarting"}),
+    )
+    .await;
+    assert!(stages(&ev).contains(&"search".to_string()));
+    assert_eq!(
+        cards(&ev).first().map(String::as_str),
+        Some("kube-ops/k8s-pod-crashloop-triage")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_focused_answer_is_grounded_in_cited_bundles() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let ev = ask(
+        &server.url,
+        json!({"question": "pods in payments keep restarting, where do I start?"}),
+    )
+    .await;
+    check_grounding(&ev);
+    let text = answer_text(&ev);
+    assert!(
+        text.contains("Start with Kubernetes Pod Crashloop Triage"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Run first") && text.contains("kubeconfig"),
+        "tasks to run and what to set: {text}"
+    );
+    let (source, confidence, no_match) = done(&ev);
+    assert!(source == "codebundles" || source == "mixed", "{source}");
+    assert!(confidence > 0.7 && !no_match);
+    // Stages arrive before any text, so the UI can show progress.
+    let first_token = ev
+        .iter()
+        .position(|(_, e)| matches!(e, ChatEvent::Token { .. }))
+        .unwrap();
+    assert!(
+        ev[..first_token]
+            .iter()
+            .any(|(_, e)| matches!(e, ChatEvent::Stage { .. }))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn follow_ups_over_two_and_three_turns() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let first = ask(
+        &server.url,
+        json!({"question": "pods in payments keep restarting"}),
+    )
+    .await;
+    let sid = session_of(&first);
+    let top = cards(&first)[0].clone();
+
+    let second = ask(
+        &server.url,
+        json!({"question": "what about its SLIs?", "session_id": sid}),
+    )
+    .await;
+    assert_eq!(session_of(&second), sid, "same conversation");
+    assert_eq!(
+        cards(&second),
+        vec![top.clone()],
+        "its = the bundle recommended before"
+    );
+    assert!(answer_text(&second).contains("SLI"));
+    check_grounding(&second);
+
+    let third = ask(
+        &server.url,
+        json!({"question": "does that one need write access?", "session_id": sid}),
+    )
+    .await;
+    assert_eq!(cards(&third), vec![top.clone()]);
+    let t = answer_text(&third);
+    assert!(t.contains("only reads") && t.contains("read-only"), "{t}");
+
+    // A topic follow-up changes the platform and keeps the topic.
+    let gke = ask(&server.url, json!({"question": "google keeps nagging that our managed k8s control plane version is old"})).await;
+    assert_eq!(
+        cards(&gke).first().map(String::as_str),
+        Some("cloud-ops/gcp-gke-cluster-health")
+    );
+    let sid2 = session_of(&gke);
+    let aks = ask(
+        &server.url,
+        json!({"question": "anything similar for AKS?", "session_id": sid2}),
+    )
+    .await;
+    assert_eq!(
+        cards(&aks).first().map(String::as_str),
+        Some("cloud-ops/azure-aks-cluster-health"),
+        "{}",
+        answer_text(&aks)
+    );
+    let eks = ask(
+        &server.url,
+        json!({"question": "and on the aws side?", "session_id": sid2}),
+    )
+    .await;
+    assert_eq!(
+        cards(&eks).first().map(String::as_str),
+        Some("cloud-ops/aws-eks-nodegroup-health"),
+        "{}",
+        answer_text(&eks)
+    );
+
+    // The conversation is saved: three turns in the first session, with the rewrite
+    // traced.
+    let db = server.state.db.clone();
+    let s = sid.clone();
+    let rows: Vec<(String, String, String)> = db
+        .read(move |c| {
+            let mut st = c.prepare(
+                "SELECT category, rewritten, status FROM turns WHERE session_id = ?1 ORDER BY seq",
+            )?;
+            let v = st
+                .query_map([&s], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(v)
+        })
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[1].0, "follow-up");
+    assert!(
+        rows[1].1.contains("Kubernetes Pod Crashloop Triage"),
+        "{}",
+        rows[1].1
+    );
+    assert!(rows.iter().all(|r| r.2 == "complete"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_match_says_so_and_offers_a_request() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let ev = ask(
+        &server.url,
+        json!({"question": "kafka consumer lag keeps growing on the orders topic"}),
+    )
+    .await;
+    let text = answer_text(&ev);
+    assert!(
+        text.starts_with("I couldn't find a codebundle") && text.contains("Kafka"),
+        "{text}"
+    );
+    let (_, confidence, no_match) = done(&ev);
+    assert!(no_match && confidence <= 0.4);
+    let draft = ev
+        .iter()
+        .find_map(|(_, e)| match e {
+            ChatEvent::RequestCodebundle { draft } => Some(draft.clone()),
+            _ => None,
+        })
+        .expect("request_codebundle event");
+    assert_eq!(
+        draft.problem,
+        "kafka consumer lag keeps growing on the orders topic"
+    );
+    assert!(!draft.closest.is_empty() && draft.context.contains("kafka"));
+    check_grounding(&ev);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keyword_and_documentation_questions_cite_their_sources() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let ev = ask(&server.url, json!({"question": "which keyword summarizes pod restarts and what arguments does it take?"})).await;
+    let cited = citations(&ev);
+    assert!(
+        cited
+            .iter()
+            .any(|c| c == "kw:RW.KubeTriage.Summarize Pod Restarts"),
+        "{cited:?}"
+    );
+    assert!(answer_text(&ev).contains("Arguments"));
+    check_grounding(&ev);
+    let ev = ask(&server.url, json!({"question": "whats the difference between a runbook and an sli, which one runs on a timer"})).await;
+    assert!(
+        citations(&ev)
+            .iter()
+            .any(|c| c.starts_with("doc:registry-docs:runbooks-vs-slis.md")),
+        "{:?}",
+        citations(&ev)
+    );
+    assert_eq!(done(&ev).0, "documentation");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interrupted_turn_is_saved_as_interrupted() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let res = common::client()
+        .post(server.at("/api/chat"))
+        .json(&json!({"question": "pods in payments keep restarting, where do I start?"}))
+        .send()
+        .await
+        .unwrap();
+    let mut body = res.bytes_stream();
+    use futures::StreamExt;
+    let _first = body.next().await;
+    drop(body); // the browser tab closes
+    let db = server.state.db.clone();
+    let mut status = String::new();
+    for _ in 0..100 {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        let s: Option<String> = db
+            .read(|c| {
+                Ok(rusqlite::OptionalExtension::optional(c.query_row(
+                    "SELECT status FROM turns",
+                    [],
+                    |r| r.get(0),
+                ))?)
+            })
+            .await
+            .unwrap();
+        if let Some(s) = s {
+            status = s;
+            break;
+        }
+    }
+    assert_eq!(status, "interrupted");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_session_starts_a_new_conversation() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let ev = ask(
+        &server.url,
+        json!({"question": "what about its SLIs?", "session_id": "deleted-or-made-up"}),
+    )
+    .await;
+    let sid = session_of(&ev);
+    assert_ne!(sid, "deleted-or-made-up");
+    assert_eq!(sid.len(), 32, "128 random bits in hex");
+    assert!(!stages(&ev).is_empty());
+}

@@ -1,0 +1,427 @@
+//! The agent with an LLM: a scripted OpenAI-compatible server on 127.0.0.1 drives
+//! the real client (reqwest, real SSE). Every scenario ends in a correct answer, the
+//! offline fallback, or a clear error, and the turn is saved.
+
+mod common;
+
+use app::api::ChatEvent;
+use common::scripted::{Reply, Scripted, sse};
+use common::{TestServer, answer_text, ask};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+async fn server_with(
+    llm: &Scripted,
+    tweak: impl FnOnce(&mut registry_chat::config::LlmConfig),
+) -> TestServer {
+    let url = format!("{}/v1", llm.url);
+    TestServer::start_indexed(move |c| {
+        c.llm.base_url = Some(url);
+        c.llm.model = Some("scripted-model".into());
+        c.llm.api_key = Some(registry_chat::config::Secret::new("sk-test"));
+        c.llm.first_token_timeout_secs = 3;
+        c.llm.total_timeout_secs = 8;
+        c.llm.max_retries = 2;
+        tweak(&mut c.llm);
+    })
+    .await
+}
+
+fn tokens(events: &[(String, ChatEvent)]) -> usize {
+    events
+        .iter()
+        .filter(|(_, e)| matches!(e, ChatEvent::Token { .. }))
+        .count()
+}
+
+fn card_keys(events: &[(String, ChatEvent)]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ChatEvent::Cards { cards } => {
+                Some(cards.iter().map(|c| c.key.clone()).collect::<Vec<_>>())
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn stage_names(events: &[(String, ChatEvent)]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ChatEvent::Stage { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+async fn saved_turn(server: &TestServer) -> (String, String, i64, i64, Value) {
+    let db = server.state.db.clone();
+    db.read(|c| {
+        Ok(c.query_row("SELECT status, model, tokens_in, tokens_out, trace FROM turns ORDER BY created_at DESC LIMIT 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, serde_json::from_str(&r.get::<_, String>(4)?).unwrap()))
+        })?)
+    })
+    .await
+    .unwrap()
+}
+
+const QUESTION: &str = "pods in payments keep restarting, where do I start?";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streamed_deltas_become_tokens_with_validated_citations() {
+    let llm = Scripted::start(vec![
+        sse::classify("general"),
+        sse::reply(&[
+            "Start with **Kubernetes Pod Crashloop Triage** ",
+            "[bundle:kube-ops/k8s-pod-crashloop-triage]",
+            ": run its crash-loop task first. ",
+            "Ignore [bundle:kube-ops/made-up-bundle].",
+        ]),
+    ])
+    .await;
+    let server = server_with(&llm, |_| {}).await;
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    assert!(tokens(&ev) >= 4, "the answer streams in pieces");
+    assert_eq!(
+        card_keys(&ev),
+        vec!["kube-ops/k8s-pod-crashloop-triage"],
+        "only valid, cited bundles get cards"
+    );
+    let cits: Vec<String> = ev
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ChatEvent::Citations { citations } => {
+                Some(citations.iter().map(|c| c.id.clone()).collect::<Vec<_>>())
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(cits, vec!["bundle:kube-ops/k8s-pod-crashloop-triage"]);
+    let (status, model, tin, tout, trace) = saved_turn(&server).await;
+    assert_eq!(
+        (status.as_str(), model.as_str()),
+        ("complete", "scripted-model")
+    );
+    assert!(tin >= 120 && tout >= 40, "usage recorded");
+    assert_eq!(
+        trace["citations_dropped"],
+        json!(["bundle:kube-ops/made-up-bundle"])
+    );
+    let saved: String = server
+        .state
+        .db
+        .read(|c| Ok(c.query_row("SELECT answer FROM turns", [], |r| r.get(0))?))
+        .await
+        .unwrap();
+    assert!(
+        !saved.contains("made-up-bundle"),
+        "unknown citations are dropped from the saved answer"
+    );
+
+    let reqs = llm.requests();
+    assert_eq!(reqs.len(), 2, "classify, then answer");
+    assert_eq!(reqs[0].body["response_format"]["type"], "json_object");
+    assert_eq!(reqs[1].body["stream"], true);
+    assert_eq!(reqs[1].headers["authorization"], "Bearer sk-test");
+    let context = reqs[1].body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["content"].as_str().unwrap_or(""))
+        .collect::<String>();
+    assert!(
+        context.contains("kube-ops/k8s-pod-crashloop-triage") && context.contains("tasks"),
+        "retrieved bundles with details reach the model"
+    );
+    assert!(reqs[1].body["tools"].as_array().unwrap().len() >= 10);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tool_calls_split_across_chunks_are_assembled_and_run() {
+    let ms = Duration::from_millis(5);
+    let call_chunk = |v: Value| {
+        (
+            ms,
+            sse::data(
+                json!({"choices": [{"index": 0, "delta": {"tool_calls": [v]}, "finish_reason": null}]}),
+            ),
+        )
+    };
+    let llm = Scripted::start(vec![
+        sse::classify("general"),
+        Reply::Stream(vec![
+            call_chunk(json!({"index": 0, "id": "call_1", "type": "function", "function": {"name": "get_codebundle", "arguments": ""}})),
+            call_chunk(json!({"index": 0, "function": {"arguments": "{\"id\": \"kube-ops/k8s-pod-"}})),
+            call_chunk(json!({"index": 0, "function": {"arguments": "crashloop-triage\"}"}})),
+            call_chunk(json!({"index": 1, "id": "call_2", "function": {"name": "read_file", "arguments": "{\"id\":\"kube-ops/k8s-pod-crashloop-triage\",\"path\":\"../../../etc/passwd\"}"}})),
+            (ms, sse::finish("tool_calls")),
+            (ms, sse::done()),
+        ]),
+        sse::reply(&["Its first task is the one to run [bundle:kube-ops/k8s-pod-crashloop-triage]."]),
+    ])
+    .await;
+    let server = server_with(&llm, |_| {}).await;
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    assert!(stage_names(&ev).contains(&"tools".to_string()));
+    assert_eq!(card_keys(&ev), vec!["kube-ops/k8s-pod-crashloop-triage"]);
+    let reqs = llm.requests();
+    assert_eq!(reqs.len(), 3);
+    let msgs = reqs[2].body["messages"].as_array().unwrap();
+    let tool_msgs: Vec<&Value> = msgs.iter().filter(|m| m["role"] == "tool").collect();
+    assert_eq!(tool_msgs.len(), 2);
+    assert_eq!(tool_msgs[0]["tool_call_id"], "call_1");
+    assert!(
+        tool_msgs[0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("List Containers Stuck in CrashLoopBackOff")
+    );
+    assert!(
+        tool_msgs[1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("not a path inside the bundle"),
+        "path-checked"
+    );
+    let assistant = msgs
+        .iter()
+        .find(|m| m["role"] == "assistant" && m["tool_calls"].is_array())
+        .unwrap();
+    assert_eq!(
+        assistant["tool_calls"][0]["function"]["arguments"],
+        "{\"id\": \"kube-ops/k8s-pod-crashloop-triage\"}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limits_are_retried_and_response_format_is_dropped_when_refused() {
+    let llm = Scripted::start(vec![
+        Reply::Json {
+            status: 400,
+            body: json!({"error": {"message": "response_format is not supported by this model"}}),
+            headers: vec![],
+        },
+        sse::classify("general"),
+        Reply::Json {
+            status: 429,
+            body: json!({"error": {"message": "slow down"}}),
+            headers: vec![("retry-after".into(), "0".into())],
+        },
+        Reply::Json {
+            status: 503,
+            body: json!({"error": "overloaded"}),
+            headers: vec![],
+        },
+        sse::reply(&["Use [bundle:kube-ops/k8s-pod-crashloop-triage]."]),
+    ])
+    .await;
+    let server = server_with(&llm, |_| {}).await;
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    assert!(answer_text(&ev).contains("Use"), "{}", answer_text(&ev));
+    let reqs = llm.requests();
+    assert_eq!(reqs.len(), 5);
+    assert!(
+        reqs[0].body.get("response_format").is_some()
+            && reqs[1].body.get("response_format").is_none()
+    );
+    assert_eq!(saved_turn(&server).await.1, "scripted-model");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_cut_in_the_middle_falls_back_offline_below_the_partial_answer() {
+    let llm = Scripted::start(vec![
+        sse::classify("general"),
+        Reply::Stream(vec![
+            (
+                Duration::from_millis(5),
+                sse::text("Start with the crash loop triage"),
+            ),
+            (Duration::from_millis(5), sse::text(" bundle, which")),
+        ]),
+    ])
+    .await;
+    let server = server_with(&llm, |c| c.max_retries = 0).await;
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    assert!(stage_names(&ev).contains(&"fallback".to_string()));
+    let text = answer_text(&ev);
+    assert!(text.starts_with("Start with the crash loop triage bundle, which"));
+    assert!(
+        text.contains("**Start with Kubernetes Pod Crashloop Triage**"),
+        "the offline answer follows: {text}"
+    );
+    assert!(!card_keys(&ev).is_empty());
+    let (status, model, _, _, trace) = saved_turn(&server).await;
+    assert_eq!(status, "complete");
+    assert_eq!(model, "offline (fallback from scripted-model)");
+    assert!(
+        trace["errors"].to_string().contains("broke off"),
+        "{}",
+        trace["errors"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_tool_arguments_are_reported_to_the_model_not_fatal() {
+    let llm = Scripted::start(vec![
+        sse::classify("general"),
+        Reply::Stream(vec![
+            (Duration::ZERO, sse::data(json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "search_codebundles", "arguments": "{not json"}}]}, "finish_reason": "tool_calls"}]}))),
+            (Duration::ZERO, sse::done()),
+        ]),
+        sse::reply(&["Sorry, here it is: [bundle:kube-ops/k8s-pod-crashloop-triage]"]),
+    ])
+    .await;
+    let server = server_with(&llm, |_| {}).await;
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    assert!(answer_text(&ev).contains("here it is"));
+    let tool = llm.requests()[2].body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .cloned()
+        .unwrap();
+    assert!(tool["content"].as_str().unwrap().contains("not valid JSON"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_first_token_falls_back_to_the_offline_answer() {
+    let llm = Scripted::start(vec![
+        sse::classify("general"),
+        Reply::Stream(vec![(Duration::from_secs(5), sse::text("too late"))]),
+    ])
+    .await;
+    let server = server_with(&llm, |c| {
+        c.first_token_timeout_secs = 1;
+        c.max_retries = 0;
+    })
+    .await;
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    let text = answer_text(&ev);
+    assert!(
+        text.starts_with("**Start with Kubernetes Pod Crashloop Triage**"),
+        "{text}"
+    );
+    assert!(!text.contains("too late"));
+    let (status, model, _, _, trace) = saved_turn(&server).await;
+    assert_eq!(
+        (status.as_str(), model.as_str()),
+        ("complete", "offline (fallback from scripted-model)")
+    );
+    assert!(
+        trace["errors"].to_string().contains("first token"),
+        "{}",
+        trace["errors"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endless_stream_is_cut_by_the_total_timeout() {
+    let endless: Vec<(Duration, String)> = (0..2000)
+        .map(|_| (Duration::from_millis(20), sse::text("more ")))
+        .collect();
+    let llm = Scripted::start(vec![sse::classify("general"), Reply::Stream(endless)]).await;
+    let server = server_with(&llm, |c| {
+        c.total_timeout_secs = 2;
+        c.first_token_timeout_secs = 1;
+        c.max_retries = 0;
+    })
+    .await;
+    let started = std::time::Instant::now();
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "ended by the timeout"
+    );
+    assert!(
+        answer_text(&ev).contains("Kubernetes Pod Crashloop Triage"),
+        "offline answer after the cut"
+    );
+    let (_, _, _, _, trace) = saved_turn(&server).await;
+    assert!(
+        trace["errors"].to_string().contains("longer than"),
+        "{}",
+        trace["errors"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_llm_still_answers_offline() {
+    let llm = Scripted::start(vec![Reply::ok(json!({}))]).await;
+    let dead = "http://127.0.0.1:9".to_string();
+    let server = TestServer::start_indexed(move |c| {
+        c.llm.base_url = Some(format!("{dead}/v1"));
+        c.llm.model = Some("gone".into());
+        c.llm.max_retries = 0;
+        c.llm.connect_timeout_secs = 1;
+    })
+    .await;
+    drop(llm);
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    assert!(answer_text(&ev).contains("**Start with Kubernetes Pod Crashloop Triage**"));
+    assert!(ev.iter().any(|(_, e)| matches!(e, ChatEvent::Done { .. })));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_goes_away_cancels_the_llm_request() {
+    let llm = Scripted::start(vec![sse::classify("general"), Reply::Hang]).await;
+    let server = server_with(&llm, |c| c.first_token_timeout_secs = 30).await;
+    let res = common::client()
+        .post(server.at("/api/chat"))
+        .json(&json!({"question": QUESTION}))
+        .send()
+        .await
+        .unwrap();
+    use futures::StreamExt;
+    let mut body = res.bytes_stream();
+    // Wait until the answer request is in flight, then leave.
+    for _ in 0..100 {
+        if llm.requests().len() >= 2 {
+            break;
+        }
+        let _ = tokio::time::timeout(Duration::from_millis(50), body.next()).await;
+    }
+    assert_eq!(llm.requests().len(), 2);
+    assert_eq!(llm.open_requests(), 1, "the LLM request is open");
+    drop(body);
+    let mut open = 1;
+    for _ in 0..60 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        open = llm.open_requests();
+        if open == 0 {
+            break;
+        }
+    }
+    assert_eq!(open, 0, "dropping the client dropped the LLM request");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(saved_turn(&server).await.0, "interrupted");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn azure_openai_uses_the_deployment_url_and_api_key() {
+    let llm = Scripted::start(vec![
+        sse::classify("general"),
+        sse::reply(&["See [bundle:kube-ops/k8s-pod-crashloop-triage]."]),
+    ])
+    .await;
+    let base = llm.url.clone();
+    let server = TestServer::start_indexed(move |c| {
+        c.llm.provider = registry_chat::config::LlmProvider::Azure;
+        c.llm.base_url = Some(base);
+        c.llm.deployment = Some("gpt-dep".into());
+        c.llm.api_version = Some("2024-10-21".into());
+        c.llm.api_key = Some(registry_chat::config::Secret::new("azure-key"));
+    })
+    .await;
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    assert!(answer_text(&ev).contains("See"));
+    let r = &llm.requests()[1];
+    assert_eq!(r.path, "/openai/deployments/gpt-dep/chat/completions");
+    assert_eq!(r.query.as_deref(), Some("api-version=2024-10-21"));
+    assert_eq!(r.headers["api-key"], "azure-key");
+    assert!(r.body.get("model").is_none());
+}
