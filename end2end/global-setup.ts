@@ -1,18 +1,29 @@
 // Starts the real release binary on an ephemeral port with a fresh data directory
 // and hands its URL to the tests through the environment.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const stateFile = join(tmpdir(), 'registry-chat-e2e-state.json');
+// Per run, so two runs on one machine do not stop each other's server.
+export const stateFile = join(tmpdir(), `registry-chat-e2e-state-${process.pid}.json`);
 
 export default async function globalSetup() {
   const bin = process.env.REGISTRY_CHAT_BIN ?? resolve(__dirname, '../target/release/registry-chat');
   const dataDir = mkdtempSync(join(tmpdir(), 'registry-chat-e2e-'));
+  // The real default: the sample registry built into the binary, embedded with
+  // MiniLM when scripts/setup has installed it (the hash embedder otherwise).
+  const env: NodeJS.ProcessEnv = { ...process.env, REGISTRY_CHAT_LOG_LEVEL: 'info' };
+  const model = resolve(__dirname, '../data/models/all-MiniLM-L6-v2');
+  if (!env.REGISTRY_CHAT_EMBEDDER_MODEL_DIR && existsSync(join(model, 'model.safetensors'))) {
+    env.REGISTRY_CHAT_EMBEDDER_MODEL_DIR = model;
+  }
+  const indexed = spawnSync(bin, ['index', '--data-dir', dataDir], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (indexed.status !== 0) throw new Error(`indexing the sample registry failed (exit ${indexed.status})`);
+
   const server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, REGISTRY_CHAT_LOG_LEVEL: 'info' },
+    env,
   });
   server.stderr.on('data', (d) => process.stderr.write(`[server] ${d}`));
 

@@ -4,6 +4,7 @@
 //! Leptos single-page app and compiles only for the browser (`csr`).
 
 pub mod api;
+pub mod markdown;
 #[cfg(feature = "csr")]
 pub mod ui;
 

@@ -12,6 +12,7 @@ pub mod ingest;
 pub mod llm;
 pub mod memory;
 pub mod report;
+pub mod requests;
 pub mod search;
 pub mod store;
 pub mod telemetry;

@@ -3,7 +3,9 @@
 //! the function declarations here (shared with the browser) without a crate cycle.
 
 use super::catalog::{BundleDetail, BundleFilter, BundleSummary, CollectionStatus};
+use super::conversation::{Conversation, Feedback, SessionItem};
 use super::error::{ApiError, ErrorCode};
+use super::requests::{RequestInput, RequestSaved, RequestSummary};
 use super::status::Health;
 use futures::future::BoxFuture;
 use std::sync::Arc;
@@ -17,6 +19,18 @@ pub trait Backend: Send + Sync + 'static {
         collection: String,
         slug: String,
     ) -> BoxFuture<'_, Result<BundleDetail, ApiError>>;
+    /// Questions the catalog can answer well, for the empty screen.
+    fn examples(&self) -> BoxFuture<'_, Result<Vec<String>, ApiError>>;
+    fn sessions(&self) -> BoxFuture<'_, Result<Vec<SessionItem>, ApiError>>;
+    fn conversation(&self, id: String) -> BoxFuture<'_, Result<Conversation, ApiError>>;
+    fn rename_session(&self, id: String, title: String) -> BoxFuture<'_, Result<(), ApiError>>;
+    fn delete_session(&self, id: String) -> BoxFuture<'_, Result<(), ApiError>>;
+    fn feedback(&self, feedback: Feedback) -> BoxFuture<'_, Result<(), ApiError>>;
+    fn similar_requests(
+        &self,
+        problem: String,
+    ) -> BoxFuture<'_, Result<Vec<RequestSummary>, ApiError>>;
+    fn create_request(&self, input: RequestInput) -> BoxFuture<'_, Result<RequestSaved, ApiError>>;
 }
 
 pub type SharedBackend = Arc<dyn Backend>;

@@ -45,6 +45,8 @@ error_codes! {
     NotFound => ("not_found", 404, "Nothing was found at that address."),
     SessionNotFound => ("session_not_found", 404, "That conversation does not exist (it may have been deleted)."),
     BundleNotFound => ("bundle_not_found", 404, "That codebundle is not in the index."),
+    TurnNotFound => ("turn_not_found", 404, "That answer does not exist (its conversation may have been deleted)."),
+    RequestNotFound => ("request_not_found", 404, "That codebundle request does not exist."),
     Unauthorized => ("unauthorized", 401, "A valid admin token is required."),
     AdminDisabled => ("admin_disabled", 403, "The admin area is disabled: no admin token is configured."),
     RateLimited => ("rate_limited", 429, "Too many requests; wait a moment and try again."),

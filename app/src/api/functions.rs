@@ -2,7 +2,9 @@
 //! fetch the backend from context and delegate.
 
 use super::catalog::{BundleDetail, BundleFilter, BundleSummary, CollectionStatus};
+use super::conversation::{Conversation, Feedback, SessionItem};
 use super::error::ApiError;
+use super::requests::{RequestInput, RequestSaved, RequestSummary};
 use super::status::Health;
 use leptos::prelude::*;
 use leptos::server_fn::codec::Json;
@@ -33,4 +35,58 @@ pub async fn list_bundles(filter: BundleFilter) -> Result<Vec<BundleSummary>, Ap
 pub async fn get_bundle(collection: String, slug: String) -> Result<BundleDetail, ApiError> {
     use super::backend::{backend, with_status};
     with_status(async { backend()?.bundle(collection, slug).await }.await)
+}
+
+/// Example questions drawn from what the catalog covers.
+#[server(endpoint = "examples")]
+pub async fn example_questions() -> Result<Vec<String>, ApiError> {
+    use super::backend::{backend, with_status};
+    with_status(async { backend()?.examples().await }.await)
+}
+
+/// Past conversations, most recent first.
+#[server(endpoint = "sessions")]
+pub async fn list_sessions() -> Result<Vec<SessionItem>, ApiError> {
+    use super::backend::{backend, with_status};
+    with_status(async { backend()?.sessions().await }.await)
+}
+
+/// One conversation with every turn, for the page at `/c/:id`.
+#[server(endpoint = "conversation", input = Json)]
+pub async fn get_conversation(id: String) -> Result<Conversation, ApiError> {
+    use super::backend::{backend, with_status};
+    with_status(async { backend()?.conversation(id).await }.await)
+}
+
+#[server(endpoint = "rename_session", input = Json)]
+pub async fn rename_session(id: String, title: String) -> Result<(), ApiError> {
+    use super::backend::{backend, with_status};
+    with_status(async { backend()?.rename_session(id, title).await }.await)
+}
+
+#[server(endpoint = "delete_session", input = Json)]
+pub async fn delete_session(id: String) -> Result<(), ApiError> {
+    use super::backend::{backend, with_status};
+    with_status(async { backend()?.delete_session(id).await }.await)
+}
+
+/// Thumbs up or down (with an optional comment) on one answer.
+#[server(endpoint = "feedback", input = Json)]
+pub async fn send_feedback(feedback: Feedback) -> Result<(), ApiError> {
+    use super::backend::{backend, with_status};
+    with_status(async { backend()?.feedback(feedback).await }.await)
+}
+
+/// Earlier requests like this one ("someone already asked for it").
+#[server(endpoint = "similar_requests", input = Json)]
+pub async fn similar_requests(problem: String) -> Result<Vec<RequestSummary>, ApiError> {
+    use super::backend::{backend, with_status};
+    with_status(async { backend()?.similar_requests(problem).await }.await)
+}
+
+/// Saves a codebundle request; returns its reference and markdown.
+#[server(endpoint = "create_request", input = Json)]
+pub async fn create_request(input: RequestInput) -> Result<RequestSaved, ApiError> {
+    use super::backend::{backend, with_status};
+    with_status(async { backend()?.create_request(input).await }.await)
 }

@@ -3,9 +3,11 @@
 #[cfg(feature = "ssr")]
 pub mod backend;
 pub mod catalog;
+pub mod conversation;
 pub mod error;
 pub mod events;
 pub mod functions;
+pub mod requests;
 pub mod status;
 
 pub use error::{ApiError, ErrorCode};

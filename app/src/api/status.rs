@@ -49,6 +49,9 @@ pub struct LlmHealth {
     pub provider: Option<String>,
     #[serde(default)]
     pub model: Option<String>,
+    /// Whether the last request reached the model; `None` before the first one.
+    #[serde(default)]
+    pub reachable: Option<bool>,
 }
 
 impl Health {

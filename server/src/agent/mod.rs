@@ -51,6 +51,10 @@ impl Agent {
         &self.searcher
     }
 
+    pub fn llm_reachable(&self) -> Option<bool> {
+        self.llm.as_ref().and_then(|l| l.reachable())
+    }
+
     pub fn llm_model(&self) -> Option<&str> {
         self.llm.as_ref().map(|l| l.model())
     }

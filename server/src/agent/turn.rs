@@ -152,6 +152,7 @@ impl State {
                 "llm": {"model": self.model, "rounds": self.llm_rounds, "fallback": self.fallback},
                 "citations": self.outcome.citations,
                 "citations_dropped": self.outcome.dropped,
+                "request": self.outcome.request,
                 "reports": self.reports.iter().map(|(t, m)| json!({"title": t, "markdown": m})).collect::<Vec<_>>(),
                 "timings_ms": timings,
                 "errors": self.errors,

@@ -2,8 +2,10 @@
 //! and the web layer through `Db::read` on the blocking pool.
 
 mod detail;
+mod examples;
 
 pub use detail::detail;
+pub use examples::examples;
 
 use crate::ingest::BundleRecord;
 use crate::store::StoreError;

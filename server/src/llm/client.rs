@@ -21,6 +21,8 @@ pub struct LlmClient {
     first_token: Duration,
     total: Duration,
     retry: RetryPolicy,
+    /// Whether the last request reached the model (for the health banner).
+    reachable: std::sync::Arc<std::sync::Mutex<Option<bool>>>,
 }
 
 type Events = Pin<Box<dyn Stream<Item = Result<eventsource_stream::Event, String>> + Send>>;
@@ -80,11 +82,18 @@ impl LlmClient {
                 max_retries: c.max_retries,
                 ..Default::default()
             },
+            reachable: Default::default(),
         })
     }
 
     pub fn model(&self) -> &str {
         &self.model
+    }
+
+    /// `Some(false)` when the last request failed to reach the model (connection,
+    /// timeout, 5xx, auth); `None` before the first request.
+    pub fn reachable(&self) -> Option<bool> {
+        *self.reachable.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn body(&self, req: &CompletionRequest, json: bool) -> serde_json::Value {
@@ -115,6 +124,12 @@ impl LlmClient {
     /// here (nothing has been streamed yet); a server that rejects
     /// `response_format` is asked again without it.
     pub async fn stream(&self, req: &CompletionRequest) -> Result<DeltaStream, LlmError> {
+        let result = self.start(req).await;
+        *self.reachable.lock().unwrap_or_else(|p| p.into_inner()) = Some(result.is_ok());
+        result
+    }
+
+    async fn start(&self, req: &CompletionRequest) -> Result<DeltaStream, LlmError> {
         let started = Instant::now();
         let mut json = req.json;
         let mut attempt = 0u32;

@@ -263,6 +263,11 @@ pub struct TurnView {
     pub created_at: String,
     pub feedback: Option<i64>,
     pub feedback_note: Option<String>,
+    /// From the trace: the validated citations and the request draft (no match).
+    #[serde(default)]
+    pub citations: Vec<app::api::Citation>,
+    #[serde(default)]
+    pub request: Option<app::api::RequestDraft>,
 }
 
 pub fn session(c: &Connection, id: &str) -> Result<Option<SessionView>, StoreError> {
@@ -277,7 +282,8 @@ pub fn session(c: &Connection, id: &str) -> Result<Option<SessionView>, StoreErr
         return Ok(None);
     };
     let mut st = c.prepare(
-        "SELECT id, status, question, answer, cards, cited, source, confidence, no_match, model, created_at, feedback, feedback_note
+        "SELECT id, status, question, answer, cards, cited, source, confidence, no_match, model, created_at, feedback, feedback_note,
+                json_extract(trace, '$.citations'), json_extract(trace, '$.request')
          FROM turns WHERE session_id = ?1 ORDER BY seq",
     )?;
     let turns = st
@@ -296,6 +302,13 @@ pub fn session(c: &Connection, id: &str) -> Result<Option<SessionView>, StoreErr
                 created_at: r.get(10)?,
                 feedback: r.get(11)?,
                 feedback_note: r.get(12)?,
+                citations: r
+                    .get::<_, Option<String>>(13)?
+                    .and_then(|j| serde_json::from_str(&j).ok())
+                    .unwrap_or_default(),
+                request: r
+                    .get::<_, Option<String>>(14)?
+                    .and_then(|j| serde_json::from_str(&j).ok()),
             })
         })?
         .collect::<Result<_, _>>()?;
@@ -305,5 +318,38 @@ pub fn session(c: &Connection, id: &str) -> Result<Option<SessionView>, StoreErr
         created_at,
         updated_at,
         turns,
+    }))
+}
+
+/// The session as the browser renders it after a reload.
+pub fn conversation(
+    c: &Connection,
+    id: &str,
+) -> Result<Option<app::api::conversation::Conversation>, StoreError> {
+    use app::api::conversation::{Conversation, SavedTurn};
+    Ok(session(c, id)?.map(|s| Conversation {
+        id: s.id,
+        title: s.title,
+        created_at: s.created_at,
+        updated_at: s.updated_at,
+        turns: s
+            .turns
+            .into_iter()
+            .map(|t| SavedTurn {
+                id: t.id,
+                status: t.status,
+                question: t.question,
+                answer: t.answer,
+                cards: t.cards,
+                citations: t.citations,
+                source: t.source,
+                confidence: t.confidence,
+                no_match: t.no_match,
+                request: t.request,
+                created_at: t.created_at,
+                feedback: t.feedback.map(|f| f.signum() as i8),
+                feedback_note: t.feedback_note,
+            })
+            .collect(),
     }))
 }

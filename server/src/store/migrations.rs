@@ -33,6 +33,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "conversations",
         sql: include_str!("migrations/0004_conversations.sql"),
     },
+    Migration {
+        version: 5,
+        name: "requests",
+        sql: include_str!("migrations/0005_requests.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;

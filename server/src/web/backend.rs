@@ -2,8 +2,13 @@
 //! declarations in `app::api` call through Leptos context.
 
 use super::{ApiFailure, AppState};
+use crate::memory::{self, sessions};
 use app::api::backend::{Backend, SharedBackend};
 use app::api::catalog::{BundleDetail, BundleFilter, BundleSummary, CollectionStatus};
+use app::api::conversation::{
+    Conversation, Feedback, MAX_NOTE_CHARS, MAX_TITLE_CHARS, SessionItem,
+};
+use app::api::requests::{RequestInput, RequestSaved, RequestSummary};
 use app::api::{ApiError, ErrorCode, Health};
 use axum::body::Body;
 use axum::extract::State;
@@ -61,6 +66,152 @@ impl Backend for ServerBackend {
                     format!("No codebundle {collection}/{slug} in the index."),
                 )),
             }
+        })
+    }
+
+    fn examples(&self) -> BoxFuture<'_, Result<Vec<String>, ApiError>> {
+        Box::pin(async move {
+            self.state
+                .db
+                .read(|c| crate::catalog::examples(c, 4))
+                .await
+                .map_err(public)
+        })
+    }
+
+    fn sessions(&self) -> BoxFuture<'_, Result<Vec<SessionItem>, ApiError>> {
+        Box::pin(async move {
+            let list = self
+                .state
+                .db
+                .read(|c| sessions::list(c, 200))
+                .await
+                .map_err(public)?;
+            Ok(list
+                .into_iter()
+                .map(|s| SessionItem {
+                    id: s.id,
+                    title: s.title,
+                    updated_at: s.updated_at,
+                    turns: s.turns,
+                })
+                .collect())
+        })
+    }
+
+    fn conversation(&self, id: String) -> BoxFuture<'_, Result<Conversation, ApiError>> {
+        Box::pin(async move {
+            self.state
+                .db
+                .read(move |c| memory::conversation(c, &id))
+                .await
+                .map_err(public)?
+                .ok_or_else(|| ErrorCode::SessionNotFound.into())
+        })
+    }
+
+    fn rename_session(&self, id: String, title: String) -> BoxFuture<'_, Result<(), ApiError>> {
+        Box::pin(async move {
+            let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+            if title.is_empty() {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    "A title cannot be empty.",
+                ));
+            }
+            if title.chars().count() > MAX_TITLE_CHARS {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    format!("Titles are limited to {MAX_TITLE_CHARS} characters."),
+                ));
+            }
+            let found = self
+                .state
+                .db
+                .write(move |c| sessions::rename(c, &id, &title))
+                .await
+                .map_err(public)?;
+            found
+                .then_some(())
+                .ok_or_else(|| ErrorCode::SessionNotFound.into())
+        })
+    }
+
+    fn delete_session(&self, id: String) -> BoxFuture<'_, Result<(), ApiError>> {
+        Box::pin(async move {
+            let found = self
+                .state
+                .db
+                .write(move |c| sessions::delete(c, &id))
+                .await
+                .map_err(public)?;
+            found
+                .then_some(())
+                .ok_or_else(|| ErrorCode::SessionNotFound.into())
+        })
+    }
+
+    fn feedback(&self, feedback: Feedback) -> BoxFuture<'_, Result<(), ApiError>> {
+        Box::pin(async move {
+            if feedback.value != 1 && feedback.value != -1 {
+                return Err(ApiError::new(ErrorCode::BadRequest, "Feedback is 1 or -1."));
+            }
+            let note = feedback
+                .note
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty());
+            if note
+                .as_ref()
+                .is_some_and(|n| n.chars().count() > MAX_NOTE_CHARS)
+            {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    format!("Comments are limited to {MAX_NOTE_CHARS} characters."),
+                ));
+            }
+            let found = self
+                .state
+                .db
+                .write(move |c| {
+                    sessions::set_feedback(
+                        c,
+                        &feedback.turn_id,
+                        feedback.value as i64,
+                        note.as_deref(),
+                    )
+                })
+                .await
+                .map_err(public)?;
+            found
+                .then_some(())
+                .ok_or_else(|| ErrorCode::TurnNotFound.into())
+        })
+    }
+
+    fn similar_requests(
+        &self,
+        problem: String,
+    ) -> BoxFuture<'_, Result<Vec<RequestSummary>, ApiError>> {
+        Box::pin(async move {
+            self.state
+                .db
+                .read(move |c| Ok(crate::requests::similar(c, &problem, 5)))
+                .await
+                .map_err(public)?
+                .map_err(public)
+        })
+    }
+
+    fn create_request(&self, input: RequestInput) -> BoxFuture<'_, Result<RequestSaved, ApiError>> {
+        Box::pin(async move {
+            // Validate first so a bad form is a 400, not a database error.
+            crate::requests::validate(&input).map_err(public)?;
+            self.state
+                .db
+                .write(move |c| Ok(crate::requests::create(c, &input)))
+                .await
+                .map_err(public)?
+                .map_err(public)
         })
     }
 }

@@ -47,6 +47,20 @@ impl From<crate::store::StoreError> for ApiFailure {
     }
 }
 
+impl From<crate::requests::RequestError> for ApiFailure {
+    fn from(e: crate::requests::RequestError) -> Self {
+        use crate::requests::RequestError as E;
+        match e {
+            E::Invalid(m) => ApiFailure::client(ErrorCode::BadRequest, m),
+            E::NotFound(_) => ApiFailure::client(
+                ErrorCode::RequestNotFound,
+                ErrorCode::RequestNotFound.default_message(),
+            ),
+            E::Store(e) => e.into(),
+        }
+    }
+}
+
 /// A body that is not the expected JSON: too large, wrong content type, or malformed.
 impl From<axum::extract::rejection::JsonRejection> for ApiFailure {
     fn from(e: axum::extract::rejection::JsonRejection) -> Self {

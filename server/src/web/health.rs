@@ -55,6 +55,7 @@ pub async fn report(state: &AppState) -> Health {
                 .clone()
                 .or_else(|| llm.deployment.clone())
                 .filter(|_| llm.is_configured()),
+            reachable: state.agent.llm_reachable(),
         },
     }
 }

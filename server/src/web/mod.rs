@@ -4,6 +4,7 @@
 mod assets;
 mod backend;
 mod chat;
+mod export;
 mod failure;
 mod health;
 mod shutdown;
@@ -87,6 +88,8 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/health", get(health::health))
         .route("/api/chat", post(chat::chat))
+        .route("/api/sessions/{id}/export", get(export::session))
+        .route("/api/requests/{id}/export", get(export::request))
         .route(
             "/api/{*fn_name}",
             get(backend::server_fn).post(backend::server_fn),

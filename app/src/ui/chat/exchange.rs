@@ -1,18 +1,38 @@
-//! One question and its streamed answer. Each field is its own signal so a new token
-//! re-renders only the answer text, not the transcript.
+//! One question and its answer. Each part is its own signal, so a new token
+//! re-renders only the answer text, and a reloaded turn fills the same shape.
 
+use crate::api::conversation::SavedTurn;
+use crate::api::{Card, Citation, RequestDraft};
 use leptos::prelude::*;
+
+/// How the turn ended (from the `done` event or the saved turn).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub source: String,
+    pub confidence: f32,
+    pub no_match: bool,
+    pub elapsed_ms: Option<u64>,
+}
 
 #[derive(Clone)]
 pub struct Exchange {
     pub id: u64,
     pub question: String,
+    pub asked_at: String,
+    pub turn_id: RwSignal<Option<String>>,
     pub answer: RwSignal<String>,
     pub stage: RwSignal<Option<String>>,
     pub error: RwSignal<Option<String>>,
     pub streaming: RwSignal<bool>,
-    pub done: RwSignal<bool>,
     pub stopped: RwSignal<bool>,
+    pub cards: RwSignal<Vec<Card>>,
+    pub citations: RwSignal<Vec<Citation>>,
+    pub outcome: RwSignal<Option<Outcome>>,
+    pub request: RwSignal<Option<RequestDraft>>,
+    pub feedback: RwSignal<Option<i8>>,
+    /// Milliseconds from sending to the first token, as the browser saw it.
+    pub first_token_ms: RwSignal<Option<f64>>,
+    pub sent_at: f64,
 }
 
 impl Exchange {
@@ -20,13 +40,51 @@ impl Exchange {
         Exchange {
             id: next_id(),
             question,
+            asked_at: crate::ui::time::now(),
+            turn_id: RwSignal::new(None),
             answer: RwSignal::new(String::new()),
             stage: RwSignal::new(Some("Sending…".into())),
             error: RwSignal::new(None),
             streaming: RwSignal::new(true),
-            done: RwSignal::new(false),
             stopped: RwSignal::new(false),
+            cards: RwSignal::new(Vec::new()),
+            citations: RwSignal::new(Vec::new()),
+            outcome: RwSignal::new(None),
+            request: RwSignal::new(None),
+            feedback: RwSignal::new(None),
+            first_token_ms: RwSignal::new(None),
+            sent_at: crate::ui::time::ms(),
         }
+    }
+
+    /// A turn loaded from the server (after a reload or from the sidebar).
+    pub fn saved(t: SavedTurn) -> Self {
+        let ex = Exchange::new(t.question);
+        let ex = Exchange {
+            asked_at: crate::ui::time::from_iso(&t.created_at),
+            ..ex
+        };
+        ex.turn_id.set(Some(t.id));
+        ex.answer.set(t.answer);
+        ex.stage.set(None);
+        ex.streaming.set(false);
+        ex.cards.set(t.cards);
+        ex.citations.set(t.citations);
+        ex.request.set(t.request);
+        ex.feedback.set(t.feedback);
+        match t.status.as_str() {
+            "complete" => ex.outcome.set(Some(Outcome {
+                source: t.source,
+                confidence: t.confidence,
+                no_match: t.no_match,
+                elapsed_ms: None,
+            })),
+            "interrupted" => ex.stopped.set(true),
+            _ => ex
+                .error
+                .set(Some("This answer failed before it was complete.".into())),
+        }
+        ex
     }
 
     pub fn fail(&self, message: String) {

@@ -1,43 +1,90 @@
-use super::exchange::Exchange;
+//! The transcript: the empty screen with example questions, then one answer per
+//! question. It follows the answer as it streams, unless the reader scrolled up.
+
+use super::Chat;
+use super::answer::AnswerView;
+use crate::api::functions::example_questions;
+use leptos::html::Section;
 use leptos::prelude::*;
 
+/// Closer to the bottom than this (pixels) counts as "following".
+const FOLLOW_SLACK: i32 = 80;
+
 #[component]
-pub fn Transcript(exchanges: RwSignal<Vec<Exchange>>) -> impl IntoView {
+pub fn Transcript() -> impl IntoView {
+    let chat = expect_context::<Chat>();
+    let exchanges = chat.exchanges;
+    let node = NodeRef::<Section>::new();
+    let follow = RwSignal::new(true);
+
+    let on_scroll = move |_| {
+        if let Some(el) = node.get_untracked() {
+            let gap = el.scroll_height() - el.scroll_top() - el.client_height();
+            follow.set(gap < FOLLOW_SLACK);
+        }
+    };
+    // Whatever grows the transcript (a token, cards, a new question) scrolls it
+    // when following. A new question always follows.
+    Effect::new(move |prev: Option<usize>| {
+        let count = exchanges.with(Vec::len);
+        let grew = prev.is_some_and(|p| count > p);
+        if let Some(last) = exchanges.with(|v| v.last().cloned()) {
+            last.answer.track();
+            last.cards.track();
+            last.stage.track();
+        }
+        if grew {
+            follow.set(true);
+        }
+        if follow.get_untracked() {
+            request_animation_frame(move || {
+                if let Some(el) = node.get_untracked() {
+                    el.set_scroll_top(el.scroll_height());
+                }
+            });
+        }
+        count
+    });
+
     view! {
-        <section class="transcript" role="log" aria-label="Conversation" data-testid="transcript">
+        <section class="transcript" role="log" aria-label="Conversation" node_ref=node
+            on:scroll=on_scroll data-testid="transcript">
             <Show when=move || exchanges.with(Vec::is_empty)>
-                <div class="empty" data-testid="empty-state">
-                    <h2>"What are you troubleshooting?"</h2>
-                    <p>"Describe the problem in your own words; I will point you to the codebundles that fit."</p>
-                </div>
+                <EmptyState />
             </Show>
             <For each=move || exchanges.get() key=|ex| ex.id let:ex>
-                <ExchangeView ex=ex />
+                <AnswerView ex=ex />
             </For>
         </section>
     }
 }
 
 #[component]
-fn ExchangeView(ex: Exchange) -> impl IntoView {
-    let Exchange {
-        question,
-        answer,
-        stage,
-        error,
-        done,
-        stopped,
-        ..
-    } = ex;
+fn EmptyState() -> impl IntoView {
+    let chat = expect_context::<Chat>();
+    let examples = LocalResource::new(example_questions);
     view! {
-        <article class="exchange">
-            <div class="msg msg-user" data-testid="question">{question}</div>
-            <div class="msg msg-assistant" data-testid="answer" data-done=move || done.get().to_string()>
-                {move || stage.get().map(|s| view! { <div class="stage" data-testid="stage">{s}</div> })}
-                <div class="answer-text" data-testid="answer-text">{move || answer.get()}</div>
-                {move || stopped.get().then(|| view! { <div class="note">"Stopped."</div> })}
-                {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="answer-error">{e}</div> })}
-            </div>
-        </article>
+        <div class="empty" data-testid="empty-state">
+            <h2>"What are you troubleshooting?"</h2>
+            <p>"Describe the problem in your own words. I will point you to the codebundles that fit, the tasks to run first and what to set."</p>
+            {move || match examples.get() {
+                Some(Ok(list)) if !list.is_empty() => Some(view! {
+                    <div class="examples" data-testid="examples">
+                        <p class="examples-label">"Try one of these:"</p>
+                        <ul>
+                            {list.into_iter().map(|q| {
+                                let q2 = q.clone();
+                                view! {
+                                    <li><button type="button" class="example" data-testid="example"
+                                        on:click=move |_| chat.ask.run(q2.clone())>{q}</button></li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    </div>
+                }),
+                _ => None,
+            }}
+            <p class="hint">"Press " <kbd>"/"</kbd> " to jump to the question box, " <kbd>"Esc"</kbd> " to stop an answer."</p>
+        </div>
     }
 }

@@ -46,10 +46,13 @@ pub(super) fn no_match(g: &Grounding) -> Written {
         out,
         "\nYou can request a new codebundle for this; I've prefilled a request from your question."
     );
+    // The platform the question names, else the technology nothing covers
+    // ("kafka"), which is what the new bundle would target.
     let platform = crate::search::detect_platform(&g.question)
         .wanted
         .first()
-        .cloned();
+        .cloned()
+        .or_else(|| g.retrieval.uncovered.first().cloned());
     let request = RequestDraft {
         problem: g.question.clone(),
         platform,

@@ -1,0 +1,286 @@
+//! Codebundle requests: saved from the "Request CodeBundle" form, found again by
+//! similarity ("someone already asked for this"), listed and triaged by admins, and
+//! rendered as markdown ready for an issue tracker.
+
+use crate::memory::NOW;
+use crate::store::StoreError;
+use app::api::requests::{
+    MAX_FIELD_CHARS, MAX_PROBLEM_CHARS, RequestInput, RequestSaved, RequestSummary, STATUSES,
+    reference,
+};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::fmt::Write;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// The form is not acceptable; the message says which field and why.
+    #[error("{0}")]
+    Invalid(String),
+    #[error("no request {0}")]
+    NotFound(i64),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<rusqlite::Error> for RequestError {
+    fn from(e: rusqlite::Error) -> Self {
+        RequestError::Store(e.into())
+    }
+}
+
+fn field(name: &str, value: &str, max: usize, required: bool) -> Result<String, RequestError> {
+    let v = value.trim();
+    if required && v.is_empty() {
+        return Err(RequestError::Invalid(format!("{name} is required.")));
+    }
+    if v.chars().count() > max {
+        return Err(RequestError::Invalid(format!(
+            "{name} is longer than {max} characters."
+        )));
+    }
+    Ok(v.to_string())
+}
+
+fn optional(name: &str, value: &Option<String>) -> Result<Option<String>, RequestError> {
+    Ok(match value {
+        Some(v) => Some(field(name, v, 200, false)?).filter(|v| !v.is_empty()),
+        None => None,
+    })
+}
+
+/// Trims every field and checks the limits the form states.
+pub fn validate(input: &RequestInput) -> Result<RequestInput, RequestError> {
+    Ok(RequestInput {
+        problem: field("The problem", &input.problem, MAX_PROBLEM_CHARS, true)?,
+        platform: optional("The platform", &input.platform)?,
+        healthy: field(
+            "What healthy looks like",
+            &input.healthy,
+            MAX_FIELD_CHARS,
+            false,
+        )?,
+        context: field("The context", &input.context, MAX_FIELD_CHARS, false)?,
+        contact: optional("The contact", &input.contact)?,
+        session_id: input.session_id.clone().filter(|s| !s.is_empty()),
+        turn_id: input.turn_id.clone().filter(|s| !s.is_empty()),
+        closest: input.closest.iter().take(10).cloned().collect(),
+    })
+}
+
+/// Saves a validated request. Unknown session or turn ids are dropped rather than
+/// refused: the request matters more than its link.
+pub fn create(c: &Connection, input: &RequestInput) -> Result<RequestSaved, RequestError> {
+    let input = validate(input)?;
+    let exists = |sql: &str, id: &Option<String>| -> rusqlite::Result<Option<String>> {
+        match id {
+            Some(id) => Ok(c
+                .query_row(sql, [id], |_| Ok(()))
+                .optional()?
+                .map(|_| id.clone())),
+            None => Ok(None),
+        }
+    };
+    let session = exists("SELECT 1 FROM sessions WHERE id = ?1", &input.session_id)?;
+    let turn = exists("SELECT 1 FROM turns WHERE id = ?1", &input.turn_id)?;
+    c.execute(
+        &format!(
+            "INSERT INTO requests (problem, platform, healthy, context, contact, session_id, turn_id, closest, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, {NOW}, {NOW})"
+        ),
+        params![
+            input.problem,
+            input.platform,
+            input.healthy,
+            input.context,
+            input.contact,
+            session,
+            turn,
+            serde_json::to_string(&input.closest).unwrap_or_else(|_| "[]".into()),
+        ],
+    )?;
+    let id = c.last_insert_rowid();
+    Ok(RequestSaved {
+        request: summary(c, id)?,
+        markdown: markdown(c, id)?,
+    })
+}
+
+fn summary(c: &Connection, id: i64) -> Result<RequestSummary, RequestError> {
+    c.query_row(
+        "SELECT id, problem, platform, status, created_at FROM requests WHERE id = ?1",
+        [id],
+        row_summary,
+    )
+    .optional()?
+    .ok_or(RequestError::NotFound(id))
+}
+
+fn row_summary(r: &rusqlite::Row) -> rusqlite::Result<RequestSummary> {
+    let id: i64 = r.get(0)?;
+    Ok(RequestSummary {
+        id,
+        reference: reference(id),
+        problem: r.get(1)?,
+        platform: r.get(2)?,
+        status: r.get(3)?,
+        created_at: r.get(4)?,
+    })
+}
+
+/// Earlier requests whose text shares words with `problem`, best first.
+pub fn similar(
+    c: &Connection,
+    problem: &str,
+    limit: usize,
+) -> Result<Vec<RequestSummary>, RequestError> {
+    let terms = crate::index::text::query_terms(problem);
+    if terms.is_empty() {
+        return Ok(Vec::new());
+    }
+    // Each term quoted, so FTS5 syntax in the user's words is just text.
+    let query = terms
+        .iter()
+        .map(|t| format!("\"{}\"", t.replace('"', "")))
+        .collect::<Vec<_>>()
+        .join(" OR ");
+    let mut st = c.prepare(
+        "SELECT r.id, r.problem, r.platform, r.status, r.created_at FROM requests_fts f
+         JOIN requests r ON r.id = f.rowid WHERE requests_fts MATCH ?1
+         ORDER BY bm25(requests_fts, 5.0, 1.0, 1.0) LIMIT ?2",
+    )?;
+    let rows = st
+        .query_map(params![query, limit as i64], row_summary)?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
+
+/// Newest first, optionally only one status.
+pub fn list(c: &Connection, status: Option<&str>) -> Result<Vec<RequestSummary>, RequestError> {
+    let mut st = c.prepare(
+        "SELECT id, problem, platform, status, created_at FROM requests
+         WHERE ?1 IS NULL OR status = ?1 ORDER BY id DESC",
+    )?;
+    let rows = st
+        .query_map([status], row_summary)?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
+
+pub fn set_status(c: &Connection, id: i64, status: &str) -> Result<(), RequestError> {
+    if !STATUSES.contains(&status) {
+        return Err(RequestError::Invalid(format!(
+            "Status must be one of {}.",
+            STATUSES.join(", ")
+        )));
+    }
+    let n = c.execute(
+        &format!("UPDATE requests SET status = ?2, updated_at = {NOW} WHERE id = ?1"),
+        params![id, status],
+    )?;
+    if n == 0 {
+        return Err(RequestError::NotFound(id));
+    }
+    Ok(())
+}
+
+/// The request as an issue body: title, problem, platform, what healthy looks
+/// like, context, the closest existing bundles, and where it came from.
+pub fn markdown(c: &Connection, id: i64) -> Result<String, RequestError> {
+    type Row = (
+        String,
+        Option<String>,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        String,
+        String,
+        String,
+    );
+    let row: Option<Row> = c
+        .query_row(
+            "SELECT problem, platform, healthy, context, contact, session_id, closest, status, created_at FROM requests WHERE id = ?1",
+            [id],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((problem, platform, healthy, context, contact, session, closest, status, created)) =
+        row
+    else {
+        return Err(RequestError::NotFound(id));
+    };
+    let title: String = problem
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(80)
+        .collect();
+    let mut out = String::new();
+    let _ = writeln!(out, "# CodeBundle request {}: {title}\n", reference(id));
+    let _ = writeln!(
+        out,
+        "*Status: {status} · requested {created}{}*\n",
+        platform
+            .as_deref()
+            .map(|p| format!(" · platform: {p}"))
+            .unwrap_or_default()
+    );
+    let _ = writeln!(out, "## Problem\n\n{problem}\n");
+    if !healthy.is_empty() {
+        let _ = writeln!(out, "## What healthy looks like\n\n{healthy}\n");
+    }
+    if !context.is_empty() {
+        let _ = writeln!(out, "## Context\n\n{context}\n");
+    }
+    let closest: Vec<String> = serde_json::from_str(&closest).unwrap_or_default();
+    if !closest.is_empty() {
+        let _ = writeln!(out, "## Closest existing codebundles (not a fit)\n");
+        for key in &closest {
+            let name: Option<(String, Option<String>)> = key
+                .split_once('/')
+                .map(|(coll, slug)| {
+                    c.query_row(
+                        "SELECT b.display_name, b.source_url FROM bundles b JOIN collections co ON co.id = b.collection_id
+                         WHERE co.name = ?1 AND b.slug = ?2",
+                        [coll, slug],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .optional()
+                })
+                .transpose()?
+                .flatten();
+            match name {
+                Some((n, Some(url))) => {
+                    let _ = writeln!(out, "- [{n}]({url}) (`{key}`)");
+                }
+                Some((n, None)) => {
+                    let _ = writeln!(out, "- {n} (`{key}`)");
+                }
+                None => {
+                    let _ = writeln!(out, "- `{key}`");
+                }
+            }
+        }
+        out.push('\n');
+    }
+    if let Some(who) = contact {
+        let _ = writeln!(out, "Contact: {who}\n");
+    }
+    if let Some(s) = session {
+        let _ = writeln!(out, "*From Registry Chat conversation `{s}`.*");
+    }
+    Ok(out.trim_end().to_string() + "\n")
+}
