@@ -13,7 +13,13 @@ export default async function globalSetup() {
   const dataDir = mkdtempSync(join(tmpdir(), 'registry-chat-e2e-'));
   // The real default: the sample registry built into the binary, embedded with
   // MiniLM when scripts/setup has installed it (the hash embedder otherwise).
-  const env: NodeJS.ProcessEnv = { ...process.env, REGISTRY_CHAT_LOG_LEVEL: 'info' };
+  // A fixed admin token (16+ characters) turns the admin area on; tests read it back.
+  const adminToken = 'e2e-admin-token-0123456789';
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    REGISTRY_CHAT_LOG_LEVEL: 'info',
+    REGISTRY_CHAT_ADMIN_TOKEN: adminToken,
+  };
   const model = resolve(__dirname, '../data/models/all-MiniLM-L6-v2');
   if (!env.REGISTRY_CHAT_EMBEDDER_MODEL_DIR && existsSync(join(model, 'model.safetensors'))) {
     env.REGISTRY_CHAT_EMBEDDER_MODEL_DIR = model;
@@ -43,6 +49,7 @@ export default async function globalSetup() {
 
   process.env.REGISTRY_CHAT_URL = url;
   process.env.REGISTRY_CHAT_E2E_DATA = dataDir;
+  process.env.REGISTRY_CHAT_E2E_ADMIN_TOKEN = adminToken;
   writeFileSync(stateFile, JSON.stringify({ pid: server.pid, dataDir, url }));
   server.unref();
   (server.stdout as any).unref?.();

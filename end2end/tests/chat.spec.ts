@@ -145,13 +145,19 @@ test('no match shows the request call to action, and a request is stored', async
   await expect(dialog.getByTestId('request-markdown')).toContainText('## Problem');
   await shot(page, '06-request-saved');
 
-  // Stored: the markdown export serves it, and it is found as a similar request.
-  const id = Number(reference.replace('REQ-', ''));
-  const md = await request.get(`${baseURL}/api/requests/${id}/export`);
-  expect(md.status()).toBe(200);
-  const body = await md.text();
+  // "Download .md" saves the markdown the save returned, from the page.
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('request-download').click()]);
+  expect(download.suggestedFilename()).toBe(`${reference.toLowerCase()}.md`);
+  const body = readFileSync(await download.path(), 'utf8');
+  expect(body).toContain(`# CodeBundle request ${reference}`);
   expect(body).toContain('kafka brokers');
   expect(body).toContain('Contact: platform-team');
+  // Contact details are not served to anyone without the admin token.
+  const id = Number(reference.replace('REQ-', ''));
+  const leaked = await request.get(`${baseURL}/api/requests/${id}/export`);
+  expect(await leaked.text()).not.toContain('platform-team');
+
+  // Stored: it is found as a similar request.
   const similar = await request.post(`${baseURL}/api/similar_requests`, { data: { problem: 'kafka consumer lag' } });
   expect((await similar.json()).map((r: any) => r.reference)).toContain(reference);
   await dialog.getByTestId('request-close').click();

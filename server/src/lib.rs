@@ -1,6 +1,7 @@
 //! Registry Chat server: configuration, storage, the agent and the HTTP edge.
 //! `main.rs` only parses arguments and calls [`cli::run`].
 
+pub mod admin;
 pub mod agent;
 pub mod catalog;
 pub mod cli;
@@ -10,6 +11,7 @@ pub mod graph;
 pub mod index;
 pub mod ingest;
 pub mod llm;
+pub mod mcp;
 pub mod memory;
 pub mod report;
 pub mod requests;

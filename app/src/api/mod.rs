@@ -1,5 +1,6 @@
 //! Types and server functions shared by the browser and the server.
 
+pub mod admin;
 #[cfg(feature = "ssr")]
 pub mod backend;
 pub mod catalog;

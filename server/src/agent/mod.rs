@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod classify;
+mod collect;
 mod error;
 pub mod library;
 pub mod plan;
@@ -13,8 +14,9 @@ pub mod tools;
 mod turn;
 mod understand;
 
+pub use collect::{Collected, collect};
 pub use error::AgentError;
-pub use turn::{ClientGone, Sink, Turn, TurnOptions};
+pub use turn::{Capture, ClientGone, Sink, Turn, TurnOptions};
 
 use crate::config::Config;
 use crate::llm::LlmClient;

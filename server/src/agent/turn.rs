@@ -32,6 +32,22 @@ pub struct TurnOptions {
     pub shutdown: CancellationToken,
     /// Do not record the turn (admin test queries).
     pub dry_run: bool,
+    /// Answer within this conversation instead of loading the session from SQLite
+    /// (a test query replays its earlier questions without saving them).
+    pub context: Option<SessionContext>,
+    /// Receives the turn's full record when it ends, saved or not.
+    pub capture: Option<Capture>,
+}
+
+/// Where a turn leaves its record for the caller (see `TurnOptions::capture`).
+pub type Capture = Arc<std::sync::Mutex<Option<TurnRecord>>>;
+
+fn capture(slot: &Option<Capture>, record: &TurnRecord) {
+    if let Some(slot) = slot
+        && let Ok(mut s) = slot.lock()
+    {
+        *s = Some(record.clone());
+    }
 }
 
 pub struct Turn {
@@ -210,7 +226,7 @@ impl Agent {
                 ..Default::default()
             };
             let outcome = {
-                let work = agent.run(&mut state, session_id.as_deref(), &sink, options.dry_run);
+                let work = agent.run(&mut state, session_id.as_deref(), &sink, &options);
                 tokio::select! {
                     _ = options.shutdown.cancelled() => Err(Failure::ShuttingDown),
                     _ = sink.tx.closed() => Err(Failure::ClientGone),
@@ -233,15 +249,16 @@ impl Agent {
                     )
                 }
             };
-            if !options.dry_run && !state.ctx.session_id.is_empty() {
-                let record = state.record(status);
-                if let Err(e) = agent
+            let record = state.record(status);
+            capture(&options.capture, &record);
+            if !options.dry_run
+                && !state.ctx.session_id.is_empty()
+                && let Err(e) = agent
                     .db
                     .write(move |c| memory::save_turn(c, &record).map(|_| ()))
                     .await
-                {
-                    tracing::error!(error = %e, "could not save an unfinished turn");
-                }
+            {
+                tracing::error!(error = %e, "could not save an unfinished turn");
             }
             if let Some(ev) = last {
                 let _ = sink.send(ev).await;
@@ -255,18 +272,23 @@ impl Agent {
         st: &mut State,
         session_id: Option<&str>,
         sink: &Sink,
-        dry_run: bool,
+        options: &TurnOptions,
     ) -> Result<(), Failure> {
+        let dry_run = options.dry_run;
         let t_all = Instant::now();
         sink.stage("understand", "Understanding the question…")
             .await?;
         let t = Instant::now();
-        let sid = session_id.map(str::to_string);
-        st.ctx = self
-            .db
-            .read(move |c| memory::context(c, sid.as_deref()))
-            .await
-            .map_err(AgentError::from)?;
+        st.ctx = match &options.context {
+            Some(ctx) => ctx.clone(),
+            None => {
+                let sid = session_id.map(str::to_string);
+                self.db
+                    .read(move |c| memory::context(c, sid.as_deref()))
+                    .await
+                    .map_err(AgentError::from)?
+            }
+        };
         let snapshot = self.searcher.snapshot();
         let keyword_names: Vec<String> =
             snapshot.keywords.values().map(|k| k.name.clone()).collect();
@@ -347,10 +369,11 @@ impl Agent {
         st.timings
             .push(("total", t_all.elapsed().as_secs_f64() * 1000.0));
 
+        let record = st.record("complete");
+        capture(&options.capture, &record);
         let title = if dry_run {
             None
         } else {
-            let record = st.record("complete");
             let title = self
                 .db
                 .write(move |c| memory::save_turn(c, &record))

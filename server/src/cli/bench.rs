@@ -21,6 +21,10 @@ pub struct BenchArgs {
     /// Also time embedding every chunk with each embedder (minutes on big corpora).
     #[arg(long)]
     pub embed: bool,
+    /// Instead, time the admin queries (traces, search, quality, golden export) over
+    /// this many synthetic turns in a temporary database.
+    #[arg(long, value_name = "TURNS")]
+    pub admin: Option<usize>,
 }
 
 fn rss() -> String {
@@ -40,6 +44,9 @@ fn p(sorted: &[f64], q: f64) -> f64 {
 }
 
 pub fn run(config: &Config, args: &BenchArgs) -> anyhow::Result<()> {
+    if let Some(n) = args.admin {
+        return super::bench_admin::run(n);
+    }
     let golden = args
         .golden
         .clone()

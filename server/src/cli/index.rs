@@ -124,42 +124,7 @@ fn request(config: &Config, args: &IndexArgs) -> anyhow::Result<IndexRequest> {
             .collect();
         return Ok(IndexRequest { collections, docs });
     }
-    if !config.collections.is_empty() || !config.docs.is_empty() {
-        let collections = config
-            .collections
-            .iter()
-            .map(|c| {
-                let location = match (&c.path, &c.git_url) {
-                    (Some(p), _) => Location::Path(p.clone()),
-                    (None, Some(u)) => Location::Git {
-                        url: u.clone(),
-                        reference: c.git_ref.clone(),
-                    },
-                    (None, None) => unreachable!("validated at start-up"),
-                };
-                CollectionSource {
-                    name: c
-                        .name
-                        .clone()
-                        .unwrap_or_else(|| source::default_name(&location)),
-                    location,
-                }
-            })
-            .collect();
-        let docs = config
-            .docs
-            .iter()
-            .map(|d| DocSource {
-                name: d
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| source::default_name(&Location::Path(d.path.clone()))),
-                path: d.path.clone(),
-            })
-            .collect();
-        return Ok(IndexRequest { collections, docs });
-    }
-    Ok(ingest::sample_request(&config.data_dir)?)
+    Ok(ingest::configured_request(config)?)
 }
 
 /// `name=value` when the part before `=` is a plain name (no path separators).

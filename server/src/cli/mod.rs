@@ -3,6 +3,7 @@
 
 mod ask;
 mod bench;
+mod bench_admin;
 mod bundles;
 mod config_cmd;
 mod eval;

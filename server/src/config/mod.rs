@@ -87,6 +87,19 @@ pub struct ServerConfig {
     pub assets_dir: Option<PathBuf>,
     /// Seconds to let open streams finish after SIGINT/SIGTERM.
     pub shutdown_grace_secs: u64,
+    /// Host names `/mcp` accepts in the `Host` header, comma-separated; `*` accepts
+    /// any. Guards MCP clients on this machine against DNS rebinding by web pages.
+    pub allowed_hosts: String,
+}
+
+impl ServerConfig {
+    pub fn allowed_hosts(&self) -> Vec<String> {
+        self.allowed_hosts
+            .split(',')
+            .map(|h| h.trim().to_string())
+            .filter(|h| !h.is_empty())
+            .collect()
+    }
 }
 
 impl Default for ServerConfig {
@@ -95,6 +108,7 @@ impl Default for ServerConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 3000)),
             assets_dir: None,
             shutdown_grace_secs: 10,
+            allowed_hosts: "localhost,127.0.0.1,::1".into(),
         }
     }
 }

@@ -34,6 +34,7 @@ docs! {
     ("server.addr", "127.0.0.1:3000", "Address `serve` listens on (`127.0.0.1:0` picks a free port)."),
     ("server.assets_dir", "(embedded)", "Serve the UI from this directory instead of the copy built into the binary."),
     ("server.shutdown_grace_secs", "10", "Seconds open answer streams get to finish after SIGINT/SIGTERM."),
+    ("server.allowed_hosts", "localhost,127.0.0.1,::1", "Host names the MCP endpoint `/mcp` accepts (DNS-rebinding guard), comma-separated; `*` accepts any. Add your host name when serving beyond this machine."),
     ("log.format", "pretty", "`pretty` for people, `json` for log collectors."),
     ("log.level", "info", "Tracing filter, e.g. `info` or `registry_chat=debug,tower_http=info`."),
     ("llm.provider", "openai", "`openai` (any OpenAI-compatible server) or `azure` (Azure OpenAI)."),

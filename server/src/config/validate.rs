@@ -33,6 +33,23 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
             "no index.html in this directory (run `trunk build --release`)".into(),
         );
     }
+    let hosts = config.server.allowed_hosts();
+    if hosts.is_empty() {
+        bad(
+            "server.allowed_hosts",
+            &config.server.allowed_hosts,
+            "list at least one host name, or `*` to accept any".into(),
+        );
+    } else if let Some(h) = hosts
+        .iter()
+        .find(|h| h.contains("://") || h.contains('/') || h.contains(char::is_whitespace))
+    {
+        bad(
+            "server.allowed_hosts",
+            &config.server.allowed_hosts,
+            format!("{h:?} is not a host name (no scheme or path, e.g. `chat.example.com`)"),
+        );
+    }
     if let Err(e) = tracing_subscriber::EnvFilter::try_new(&config.log.level) {
         bad(
             "log.level",

@@ -7,51 +7,16 @@
 use super::golden::{Question, chain};
 use super::metrics::QuestionResult;
 use super::retrieval::section_matches;
-use crate::agent::{Agent, TurnOptions};
+use crate::agent::{Agent, Collected, TurnOptions};
 use crate::memory::sessions;
 use crate::store::StoreError;
-use app::api::{Card, ChatEvent, Citation};
-use futures::StreamExt;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// What one turn produced, as its event stream told it.
-#[derive(Default)]
-struct Heard {
-    cards: Vec<Card>,
-    citations: Vec<Citation>,
-    session_id: Option<String>,
-    turn_id: Option<String>,
-    no_match: bool,
-    source: String,
-    error: Option<String>,
-}
-
-async fn ask(agent: &Arc<Agent>, question: &str, session: Option<String>) -> Heard {
-    let mut heard = Heard::default();
-    let mut events = agent.start_turn(question.to_string(), session, TurnOptions::default());
-    while let Some(ev) = events.next().await {
-        match ev {
-            ChatEvent::Cards { cards } => heard.cards = cards,
-            ChatEvent::Citations { citations } => heard.citations = citations,
-            ChatEvent::Done {
-                turn_id,
-                session_id,
-                no_match,
-                source,
-                ..
-            } => {
-                heard.turn_id = turn_id;
-                heard.session_id = session_id;
-                heard.no_match = no_match;
-                heard.source = source;
-            }
-            ChatEvent::Error { code, message } => heard.error = Some(format!("{code}: {message}")),
-            _ => {}
-        }
-    }
-    heard
+async fn ask(agent: &Arc<Agent>, question: &str, session: Option<String>) -> Collected {
+    crate::agent::collect(agent.start_turn(question.to_string(), session, TurnOptions::default()))
+        .await
 }
 
 pub async fn run_agent(
@@ -99,7 +64,7 @@ pub async fn run_agent(
 fn score(
     agent: &Agent,
     q: &Question,
-    h: Heard,
+    h: Collected,
     trace: Option<sessions::TurnTrace>,
     ms: f64,
 ) -> QuestionResult {
@@ -168,6 +133,6 @@ fn score(
         grounded,
         source: Some(h.source),
         stages,
-        error: h.error,
+        error: h.error.map(|(code, message)| format!("{code}: {message}")),
     }
 }

@@ -38,11 +38,39 @@ pub fn blob_to_vector(b: &[u8]) -> Vec<f32> {
 }
 
 /// Embeds every chunk text that has no vector for `embedder`. Writes nothing when
-/// nothing is missing.
+/// nothing is missing. `progress` draws a bar on stderr (the CLI).
 pub async fn embed_missing(
     db: &Db,
     embedder: &dyn Embedder,
     progress: bool,
+) -> Result<EmbedReport, BuildError> {
+    let bar = if progress {
+        let b = indicatif::ProgressBar::new(0);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{prefix:>20} [{bar:30}] {pos}/{len} {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        b.set_prefix("embedding");
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let report = embed_missing_with(db, embedder, &|done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    })
+    .await;
+    bar.finish_and_clear();
+    report
+}
+
+/// As `embed_missing`, reporting `(done, total)` texts after each batch (the admin
+/// reindex shows it as a progress bar). Not called when nothing is missing.
+pub async fn embed_missing_with(
+    db: &Db,
+    embedder: &dyn Embedder,
+    on_progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<EmbedReport, BuildError> {
     let started = Instant::now();
     let id = embedder.id().to_string();
@@ -64,18 +92,7 @@ pub async fn embed_missing(
             Ok((rows, total as usize))
         })
         .await?;
-    let bar = if progress && !missing.is_empty() {
-        let b = indicatif::ProgressBar::new(missing.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template("{prefix:>20} [{bar:30}] {pos}/{len} {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .progress_chars("=> "),
-        );
-        b.set_prefix("embedding");
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let mut done = 0u64;
     for batch in missing.chunks(BATCH) {
         let texts: Vec<String> = batch.iter().map(|(_, t)| t.clone()).collect();
         let vectors = embedder.embed(&texts, Purpose::Passage).await?;
@@ -97,9 +114,9 @@ pub async fn embed_missing(
             Ok(())
         })
         .await?;
-        bar.inc(batch.len() as u64);
+        done += batch.len() as u64;
+        on_progress(done, missing.len() as u64);
     }
-    bar.finish_and_clear();
     let removed = db
         .write(|c| {
             let orphans: bool = c.query_row(

@@ -170,6 +170,48 @@ pub fn run(
     Ok(report)
 }
 
+/// What to index when no sources are given: the config's `[[collections]]` and
+/// `[[docs]]`, else the sample registry built into the binary. Used by
+/// `registry-chat index` without flags and by the admin reindex.
+pub fn configured_request(config: &crate::config::Config) -> Result<IndexRequest, IngestError> {
+    if !config.collections.is_empty() || !config.docs.is_empty() {
+        let collections = config
+            .collections
+            .iter()
+            .map(|c| {
+                let location = match (&c.path, &c.git_url) {
+                    (Some(p), _) => Location::Path(p.clone()),
+                    (None, Some(u)) => Location::Git {
+                        url: u.clone(),
+                        reference: c.git_ref.clone(),
+                    },
+                    (None, None) => unreachable!("validated at start-up"),
+                };
+                CollectionSource {
+                    name: c
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| source::default_name(&location)),
+                    location,
+                }
+            })
+            .collect();
+        let docs = config
+            .docs
+            .iter()
+            .map(|d| DocSource {
+                name: d
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| source::default_name(&Location::Path(d.path.clone()))),
+                path: d.path.clone(),
+            })
+            .collect();
+        return Ok(IndexRequest { collections, docs });
+    }
+    sample_request(&config.data_dir)
+}
+
 /// The sources used when none are configured: the sample registry in the binary.
 pub fn sample_request(data_dir: &Path) -> Result<IndexRequest, IngestError> {
     let (roots, docs) = samples::unpack(data_dir).map_err(IngestError::Samples)?;

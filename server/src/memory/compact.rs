@@ -34,20 +34,24 @@ pub fn compact_history(tx: &rusqlite::Connection, session_id: &str) -> rusqlite:
             let q: String = r.get(0)?;
             let cards: Vec<app::api::Card> =
                 serde_json::from_str(&r.get::<_, String>(1)?).unwrap_or_default();
-            let no_match: bool = r.get(2)?;
-            let names: Vec<String> = cards.iter().take(3).map(|c| c.key.clone()).collect();
-            let outcome = if no_match {
-                "no match".to_string()
-            } else {
-                names.join(", ")
-            };
-            Ok(format!(
-                "Q: {} → {}",
-                q.chars().take(160).collect::<String>(),
-                outcome
-            ))
+            Ok(summary_line(&q, &cards, r.get(2)?))
         })?
         .collect::<Result<_, _>>()?;
     lines.reverse();
     Ok(lines.join("\n"))
+}
+
+/// How a turn is remembered once it is older than the last five: "Q: … → bundles".
+pub fn summary_line(question: &str, cards: &[app::api::Card], no_match: bool) -> String {
+    let outcome = if no_match {
+        "no match".to_string()
+    } else {
+        let names: Vec<&str> = cards.iter().take(3).map(|c| c.key.as_str()).collect();
+        names.join(", ")
+    };
+    format!(
+        "Q: {} → {}",
+        question.chars().take(160).collect::<String>(),
+        outcome
+    )
 }

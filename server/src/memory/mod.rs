@@ -5,7 +5,7 @@
 mod compact;
 pub mod sessions;
 
-pub use compact::compact_history;
+pub use compact::{VERBATIM, compact_history, summary_line};
 
 use crate::search::Filters;
 use crate::store::StoreError;

@@ -24,8 +24,6 @@ pub enum StoreError {
     TooNew { found: u32, supported: u32 },
     #[error("a database task panicked or was cancelled: {0}")]
     Join(#[from] tokio::task::JoinError),
-    #[error("the writer connection is poisoned by an earlier panic")]
-    Poisoned,
     #[error("stored data is malformed: {0}")]
     Corrupt(String),
 }

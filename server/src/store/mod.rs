@@ -85,7 +85,9 @@ impl Db {
     {
         let writer = self.writer.clone();
         tokio::task::spawn_blocking(move || {
-            let mut conn = writer.lock().map_err(|_| StoreError::Poisoned)?;
+            // A panic in an earlier writer leaves the connection usable: its open
+            // transaction rolled back when dropped. Keep serving saves.
+            let mut conn = writer.lock().unwrap_or_else(|p| p.into_inner());
             f(&mut conn)
         })
         .await?
@@ -105,7 +107,7 @@ impl Db {
         &self,
         f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let mut conn = self.writer.lock().map_err(|_| StoreError::Poisoned)?;
+        let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         f(&mut conn)
     }
 

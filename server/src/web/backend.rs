@@ -28,11 +28,17 @@ impl Backend for ServerBackend {
 
     fn collections(&self) -> BoxFuture<'_, Result<Vec<CollectionStatus>, ApiError>> {
         Box::pin(async move {
-            self.state
+            let mut list = self
+                .state
                 .db
                 .read(crate::catalog::collections)
                 .await
-                .map_err(public)
+                .map_err(public)?;
+            // Where the checkouts live on this machine is for admins only.
+            for c in &mut list {
+                c.root.clear();
+            }
+            Ok(list)
         })
     }
 

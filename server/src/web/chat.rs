@@ -28,6 +28,7 @@ pub async fn chat(
         dry_run: false,
         pace: BROWSER_PACE,
         shutdown: state.shutdown.clone(),
+        ..Default::default()
     };
     let turn = state
         .agent

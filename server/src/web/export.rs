@@ -1,6 +1,6 @@
-//! Downloads: a conversation as a report (`/api/sessions/{id}/export?format=md|json|txt`)
-//! and a codebundle request as markdown (`/api/requests/{id}/export`). Plain GETs with
-//! `Content-Disposition: attachment`, so a link in the page downloads them.
+//! Downloads: a conversation as a report (`/api/sessions/{id}/export?format=md|json|txt`).
+//! A plain GET with `Content-Disposition: attachment`, so a link in the page
+//! downloads it (session ids are unguessable).
 
 use super::{ApiFailure, AppState};
 use crate::report::{self, Format};
@@ -16,7 +16,7 @@ pub struct ExportQuery {
     format: Option<String>,
 }
 
-fn attachment(body: String, filename: &str, mime: &'static str) -> Response {
+pub(super) fn attachment(body: String, filename: &str, mime: &'static str) -> Response {
     let mut res = body.into_response();
     let h = res.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
@@ -77,21 +77,6 @@ pub async fn session(
         body,
         &format!("registry-chat-{}.{}", file_stem(&title), format.extension()),
         mime,
-    ))
-}
-
-pub async fn request(
-    State(state): State<AppState>,
-    Path(id): Path<i64>,
-) -> Result<Response, ApiFailure> {
-    let md = state
-        .db
-        .read(move |c| Ok(crate::requests::markdown(c, id)))
-        .await??;
-    Ok(attachment(
-        md,
-        &format!("{}.md", app::api::requests::reference(id).to_lowercase()),
-        "text/markdown; charset=utf-8",
     ))
 }
 

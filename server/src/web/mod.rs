@@ -1,6 +1,7 @@
 //! The HTTP edge: router, state and graceful shutdown. Handlers stay thin and call
 //! into the layers below; failures become `{code, message}` bodies via `ApiFailure`.
 
+mod admin;
 mod assets;
 mod backend;
 mod chat;
@@ -34,6 +35,8 @@ pub struct AppState {
     /// Cancelled on SIGINT/SIGTERM; open answer streams end with a `shutting_down` error.
     pub shutdown: CancellationToken,
     pub started: Instant,
+    /// The admin reindex job (one at a time).
+    pub reindexer: crate::admin::reindex::Reindexer,
 }
 
 impl AppState {
@@ -51,6 +54,7 @@ impl AppState {
             agent,
             shutdown: CancellationToken::new(),
             started: Instant::now(),
+            reindexer: Default::default(),
         })
     }
 
@@ -89,7 +93,8 @@ pub fn router(state: AppState) -> Router {
         .route("/health", get(health::health))
         .route("/api/chat", post(chat::chat))
         .route("/api/sessions/{id}/export", get(export::session))
-        .route("/api/requests/{id}/export", get(export::request))
+        .nest("/api/admin", admin::router(state.clone()))
+        .nest_service("/mcp", crate::mcp::service(&state))
         .route(
             "/api/{*fn_name}",
             get(backend::server_fn).post(backend::server_fn),

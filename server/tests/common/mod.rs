@@ -35,6 +35,10 @@ impl TestServer {
         };
         config.server.shutdown_grace_secs = 2;
         adjust(&mut config);
+        Self::serve(config, dir).await
+    }
+
+    async fn serve(config: Config, dir: TempDir) -> Self {
         let db = Db::open(&config.database_path()).expect("open db");
         let state = AppState::open(config, db).await.expect("open app state");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -65,6 +69,23 @@ impl TestServer {
 
     pub fn at(&self, path: &str) -> String {
         format!("{}{}", self.url, path)
+    }
+
+    /// Stops the server and starts a new one with the same configuration and data
+    /// dir, as a process restart would.
+    pub async fn restart(self) -> Self {
+        let TestServer {
+            state, dir, task, ..
+        } = self;
+        state.shutdown.cancel();
+        tokio::time::timeout(Duration::from_secs(10), task)
+            .await
+            .expect("server did not stop within 10s")
+            .expect("server task panicked")
+            .expect("server failed");
+        let config = (*state.config).clone();
+        drop(state);
+        Self::serve(config, dir).await
     }
 
     /// Cancels the shutdown token and waits for `serve` to return.

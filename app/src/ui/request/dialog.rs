@@ -1,7 +1,7 @@
 use crate::api::functions::{create_request, similar_requests};
 use crate::api::requests::{MAX_FIELD_CHARS, MAX_PROBLEM_CHARS, RequestInput, RequestSaved};
-use crate::ui::clipboard;
 use crate::ui::state::{RequestContext, Shared};
+use crate::ui::{clipboard, download};
 use leptos::html::Textarea;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -101,7 +101,8 @@ fn RequestForm(ctx: RequestContext) -> impl IntoView {
             {move || match saved.get() {
                 Some(s) => {
                     let md = s.markdown.clone();
-                    let id = s.request.id;
+                    let md_file = s.markdown.clone();
+                    let file = download::request_file_name(&s.request.reference);
                     view! {
                         <div class="dialog-body" data-testid="request-saved">
                             <p class="success">"Saved as " <strong data-testid="request-reference">{s.request.reference.clone()}</strong>
@@ -115,9 +116,14 @@ fn RequestForm(ctx: RequestContext) -> impl IntoView {
                                     let md = md.clone();
                                     spawn_local(async move { copied.set(clipboard::copy(&md).await); });
                                 }>{move || if copied.get() { "Copied" } else { "Copy markdown" }}</button>
-                                <a class="button" href=format!("/api/requests/{id}/export") download data-testid="request-download">"Download .md"</a>
+                                <button type="button" class="button" data-testid="request-download" on:click=move |_| {
+                                    if let Err(e) = download::save_text(&file, "text/markdown", &md_file) {
+                                        error.set(Some(e));
+                                    }
+                                }>"Download .md"</button>
                                 <button type="button" class="button primary" on:click=close>"Done"</button>
                             </div>
+                            {move || error.get().map(|e| view! { <p class="error" role="alert" data-testid="request-error">{e}</p> })}
                         </div>
                     }.into_any()
                 }

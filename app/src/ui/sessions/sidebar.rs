@@ -43,6 +43,12 @@ pub fn Sidebar() -> impl IntoView {
                     }).collect_view().into_any(),
                 }}
             </ul>
+            <div class="sidebar-foot">
+                // A full page load: switching sides in place would dispose the
+                // link's own component mid-navigation and leave the URL behind.
+                <a class="admin-link" href="/admin" rel="external" data-testid="admin-link"
+                    title="Quality, traces, index and requests (needs the admin token)">"Admin"</a>
+            </div>
         </nav>
         <div class="sidebar-scrim" on:click=move |_| shared.sidebar_open.set(false)></div>
     }

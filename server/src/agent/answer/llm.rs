@@ -116,6 +116,12 @@ pub async fn write(
     messages.push(Message::user(g.question.clone()));
 
     let mut run = LlmRun::default();
+    // The prompt as sent, for the admin trace (tool results are in later rounds).
+    run.rounds
+        .push(json!({"prompt": messages.iter().map(|m| json!({
+        "role": m.role,
+        "content": m.content.as_deref().map(clip),
+    })).collect::<Vec<_>>()}));
     let rounds = max_iterations.max(1);
     for round in 0..rounds {
         let allow_tools = round + 1 < rounds;
@@ -156,7 +162,7 @@ pub async fn write(
         run.tokens_in += comp.usage.prompt_tokens;
         run.tokens_out += comp.usage.completion_tokens;
         if comp.tool_calls.is_empty() || !allow_tools {
-            run.rounds.push(json!({"round": round, "messages": messages.len(), "finish": comp.finish_reason, "text_chars": comp.text.len()}));
+            run.rounds.push(json!({"round": round, "messages": messages.len(), "finish": comp.finish_reason, "response": clip(&comp.text)}));
             if run.text.trim().is_empty() {
                 run.error = Some(LlmError::BadReply("the model returned no text".into()));
             }
@@ -184,11 +190,25 @@ pub async fn write(
             messages.push(Message::tool(&call.id, result));
         }
         run.rounds
-            .push(json!({"round": round, "tool_calls": calls}));
+            .push(json!({"round": round, "response": clip(&comp.text), "tool_calls": calls}));
         if !run.text.is_empty() && !run.text.ends_with('\n') {
             run.text.push_str("\n\n");
             sink.token("\n\n").await?;
         }
     }
     Ok(run)
+}
+
+/// Longest prompt or response text kept in a trace.
+const TRACE_TEXT_CHARS: usize = 8000;
+
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(TRACE_TEXT_CHARS) {
+        Some((at, _)) => format!(
+            "{}… [{} more characters]",
+            &text[..at],
+            text[at..].chars().count()
+        ),
+        None => text.to_string(),
+    }
 }

@@ -1,0 +1,157 @@
+//! The admin reindex: one background job at a time, re-reading the configured
+//! sources (or the bundled samples), embedding what changed with the embedder
+//! already loaded, rebuilding the graph and swapping in the new search snapshot.
+//! The old snapshot answers questions throughout; progress is polled.
+
+use crate::config::Config;
+use crate::ingest::{self, IndexOptions};
+use crate::search::Searcher;
+use crate::store::Db;
+use app::api::admin::ReindexJob;
+use std::sync::{Arc, Mutex};
+
+/// Shared by the HTTP handlers and the running job.
+#[derive(Clone, Default)]
+pub struct Reindexer {
+    job: Arc<Mutex<ReindexJob>>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReindexError {
+    #[error(transparent)]
+    Ingest(#[from] crate::ingest::IngestError),
+    #[error("embedding: {0}")]
+    Embed(#[from] crate::index::build::BuildError),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error("loading the new index: {0}")]
+    Search(#[from] crate::search::SearchError),
+    #[error("the index task stopped unexpectedly: {0}")]
+    Task(#[from] tokio::task::JoinError),
+}
+
+/// A job is already running.
+#[derive(Debug)]
+pub struct Busy(pub ReindexJob);
+
+/// Timestamps in the format turns are stored in, from SQLite's clock.
+async fn now(db: &Db) -> Option<String> {
+    db.read(|c| Ok(c.query_row(&format!("SELECT {}", crate::memory::NOW), [], |r| r.get(0))?))
+        .await
+        .ok()
+}
+
+impl Reindexer {
+    pub fn job(&self) -> ReindexJob {
+        let j = self.lock().clone();
+        if j.state.is_empty() {
+            ReindexJob {
+                state: "idle".into(),
+                ..j
+            }
+        } else {
+            j
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, ReindexJob> {
+        self.job.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn update(&self, f: impl FnOnce(&mut ReindexJob)) {
+        f(&mut self.lock());
+    }
+
+    /// Starts a run unless one is running; returns the job as it starts.
+    pub async fn start(
+        &self,
+        config: Arc<Config>,
+        db: Db,
+        searcher: Arc<Searcher>,
+    ) -> Result<ReindexJob, Busy> {
+        let started_at = now(&db).await;
+        {
+            let mut j = self.lock();
+            if j.state == "running" {
+                return Err(Busy(j.clone()));
+            }
+            *j = ReindexJob {
+                state: "running".into(),
+                stage: "reading sources".into(),
+                started_at,
+                ..Default::default()
+            };
+        }
+        let me = self.clone();
+        tokio::spawn(async move {
+            // An inner task, so a panic anywhere in the run ends as "failed" instead
+            // of leaving the job "running" (and every later reindex refused) forever.
+            let run = {
+                let (me, db) = (me.clone(), db.clone());
+                tokio::spawn(async move { me.run(&config, &db, &searcher).await })
+            };
+            let result = run.await.unwrap_or_else(|e| Err(ReindexError::Task(e)));
+            let finished_at = now(&db).await;
+            me.update(|j| {
+                j.finished_at = finished_at;
+                match result {
+                    Ok(message) => {
+                        j.state = "done".into();
+                        j.stage = "done".into();
+                        j.message = Some(message);
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, "admin reindex failed");
+                        j.state = "failed".into();
+                        j.message = Some(e.to_string());
+                    }
+                }
+            });
+        });
+        Ok(self.job())
+    }
+
+    async fn run(
+        &self,
+        config: &Config,
+        db: &Db,
+        searcher: &Searcher,
+    ) -> Result<String, ReindexError> {
+        let request = ingest::configured_request(config)?;
+        let (db2, dir) = (db.clone(), config.data_dir.clone());
+        let report = tokio::task::spawn_blocking(move || {
+            ingest::run(&db2, &dir, &request, &IndexOptions::default())
+        })
+        .await??;
+        let (bundles, tasks, _, _, _, warnings) = report.totals();
+        self.update(|j| j.stage = "embedding".into());
+        let embedder = searcher.embedder().clone();
+        let embed =
+            crate::index::build::embed_missing_with(db, embedder.as_ref(), &|done, total| {
+                self.update(|j| {
+                    j.done = done;
+                    j.total = total;
+                })
+            })
+            .await?;
+        self.update(|j| j.stage = "graph".into());
+        let (db2, id) = (db.clone(), embedder.id().to_string());
+        let graph = tokio::task::spawn_blocking(move || crate::graph::rebuild(&db2, &id)).await??;
+        self.update(|j| j.stage = "loading the new index".into());
+        searcher.refresh().await?;
+        Ok(format!(
+            "{} collections, {bundles} bundles, {tasks} tasks, {warnings} warnings{}; embedded {} chunks ({} cached); graph {} nodes, {} edges; {:.1}s",
+            report.collections.len(),
+            if report.wrote {
+                ""
+            } else {
+                " (no catalog changes)"
+            },
+            embed.embedded,
+            embed.cached,
+            graph.nodes,
+            graph.edges,
+            report.elapsed_ms as f64 / 1000.0 + embed.elapsed_ms as f64 / 1000.0,
+        ))
+    }
+}
