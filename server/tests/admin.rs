@@ -789,6 +789,28 @@ async fn with_the_scripted_llm_traces_hold_prompts_rounds_and_tokens() {
     assert!(d["tokens_in"].as_u64().unwrap() > 0, "{d}");
     let rounds = d["trace"]["llm"]["rounds"].as_array().unwrap();
     assert!(!rounds.is_empty());
+    // A follow-up is classified (and rewritten) by the LLM: those exchanges are kept.
+    let session = page["traces"][0]["session_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ask(
+        &server.url,
+        json!({"question": "what about its SLIs?", "session_id": session}),
+    )
+    .await;
+    let (_, page) = admin_get(&server, "/traces?follow_ups=true").await;
+    let fid = page["traces"][0]["id"].as_str().unwrap().to_string();
+    let (_, f) = admin_get(&server, &format!("/traces/{fid}")).await;
+    let understand = f["trace"]["llm"]["understand"].as_array().unwrap();
+    assert_eq!(understand[0]["call"], "classify", "{f}");
+    assert!(
+        understand[0]["prompt"][1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("what about its SLIs?")
+    );
+    assert!(understand[0]["response"].is_string() || understand[0]["error"].is_string());
     // The prompt as sent, then each round's response (and tool calls, if any).
     assert_eq!(rounds[0]["prompt"][0]["role"], "system");
     let last = rounds.last().unwrap();

@@ -113,6 +113,8 @@ struct State {
     timings: Vec<(&'static str, f64)>,
     errors: Vec<String>,
     llm_rounds: Vec<serde_json::Value>,
+    /// The classify and rewrite LLM exchanges.
+    understand: Vec<serde_json::Value>,
     reports: Vec<(String, String)>,
     fallback: bool,
     started: Option<Instant>,
@@ -165,7 +167,7 @@ impl State {
                 "no_match": self.retrieval.no_match,
                 "uncovered": self.retrieval.uncovered,
                 "correlations": self.retrieval.correlations,
-                "llm": {"model": self.model, "rounds": self.llm_rounds, "fallback": self.fallback},
+                "llm": {"model": self.model, "understand": self.understand, "rounds": self.llm_rounds, "fallback": self.fallback},
                 "citations": self.outcome.citations,
                 "citations_dropped": self.outcome.dropped,
                 "request": self.outcome.request,
@@ -293,14 +295,26 @@ impl Agent {
         let keyword_names: Vec<String> =
             snapshot.keywords.values().map(|k| k.name.clone()).collect();
         st.classification = self
-            .classify(&st.question, &st.ctx, &keyword_names, &mut st.errors)
+            .classify(
+                &st.question,
+                &st.ctx,
+                &keyword_names,
+                &mut st.errors,
+                &mut st.understand,
+            )
             .await;
         st.time("classify", t);
 
         let category = st.classification.category;
         let t = Instant::now();
         st.rewrite = self
-            .rewrite(&st.question, category, &st.ctx, &mut st.errors)
+            .rewrite(
+                &st.question,
+                category,
+                &st.ctx,
+                &mut st.errors,
+                &mut st.understand,
+            )
             .await;
         st.time("rewrite", t);
 
@@ -400,12 +414,13 @@ impl Agent {
         ctx: &SessionContext,
         keyword_names: &[String],
         errors: &mut Vec<String>,
+        log: &mut Vec<serde_json::Value>,
     ) -> Classification {
         if let Some(llm) = &self.llm {
             // Rules decide fast when there is no history; with history the LLM can
             // tell a follow-up from a new topic better than patterns.
             if !ctx.turns.is_empty() || classify::by_rules(question, ctx, keyword_names).is_none() {
-                match super::understand::classify(llm, question, ctx).await {
+                match super::understand::classify(llm, question, ctx, log).await {
                     Ok(c) => return c,
                     Err(e) => errors.push(format!("classify: {e}")),
                 }
@@ -433,13 +448,14 @@ impl Agent {
         category: Category,
         ctx: &SessionContext,
         errors: &mut Vec<String>,
+        log: &mut Vec<serde_json::Value>,
     ) -> Rewrite {
         let mut rw = rewrite::by_rules(question, category, ctx);
         if category == Category::FollowUp
             && rw.attribute.is_none()
             && let Some(llm) = &self.llm
         {
-            match super::understand::rewrite(llm, question, ctx).await {
+            match super::understand::rewrite(llm, question, ctx, log).await {
                 Ok(q) => {
                     rw.query = q;
                     rw.method = "llm".into();

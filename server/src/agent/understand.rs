@@ -5,6 +5,27 @@
 use super::classify::{Category, Classification};
 use crate::llm::{CompletionRequest, LlmClient, LlmError, Message};
 use crate::memory::SessionContext;
+use serde_json::{Value, json};
+
+/// Sends `req` and records the exchange (prompt, reply or error) for the trace.
+async fn ask(
+    llm: &LlmClient,
+    call: &str,
+    req: &CompletionRequest,
+    log: &mut Vec<Value>,
+) -> Result<String, LlmError> {
+    let prompt: Vec<Value> = req
+        .messages
+        .iter()
+        .map(|m| json!({"role": m.role, "content": m.content}))
+        .collect();
+    let result = llm.complete(req).await;
+    log.push(match &result {
+        Ok(out) => json!({"call": call, "prompt": prompt, "response": out.text}),
+        Err(e) => json!({"call": call, "prompt": prompt, "error": e.to_string()}),
+    });
+    result.map(|out| out.text)
+}
 
 fn history(ctx: &SessionContext) -> String {
     let mut out = String::new();
@@ -42,6 +63,7 @@ pub async fn classify(
     llm: &LlmClient,
     question: &str,
     ctx: &SessionContext,
+    log: &mut Vec<Value>,
 ) -> Result<Classification, LlmError> {
     let system = "You classify the latest message to an assistant for a registry of codebundles (Robot Framework task bundles for SRE troubleshooting). Categories:\n- meta: about the assistant itself, greetings, thanks\n- follow-up: continues the previous turn (refers to its bundles or topic with words like it, that one, similar, what about)\n- keyword-library: about Robot Framework keywords or Python keyword libraries\n- documentation: how codebundles, runbooks, SLIs, variables, secrets or discovery work or are written\n- general: an operational problem or a request for bundles\nReply with JSON only: {\"category\": \"...\", \"reason\": \"...\"}";
     let user = format!("{}Latest message: {question}", history(ctx));
@@ -51,11 +73,11 @@ pub async fn classify(
         json: true,
         max_tokens: Some(80),
     };
-    let out = llm.complete(&req).await?;
-    let v = json_object(&out.text).ok_or_else(|| {
+    let text = ask(llm, "classify", &req, log).await?;
+    let v = json_object(&text).ok_or_else(|| {
         LlmError::BadReply(format!(
             "not JSON: {}",
-            out.text.chars().take(80).collect::<String>()
+            text.chars().take(80).collect::<String>()
         ))
     })?;
     let category = v["category"]
@@ -84,6 +106,7 @@ pub async fn rewrite(
     llm: &LlmClient,
     question: &str,
     ctx: &SessionContext,
+    log: &mut Vec<Value>,
 ) -> Result<String, LlmError> {
     let system = "Rewrite the user's follow-up as one standalone search query for a codebundle registry. Keep the topic of the previous turn and add what the follow-up changes (platform, resource, access). Reply with JSON only: {\"query\": \"...\"}";
     let user = format!("{}Follow-up: {question}", history(ctx));
@@ -93,8 +116,8 @@ pub async fn rewrite(
         json: true,
         max_tokens: Some(80),
     };
-    let out = llm.complete(&req).await?;
-    let v = json_object(&out.text).ok_or_else(|| LlmError::BadReply("not JSON".into()))?;
+    let text = ask(llm, "rewrite", &req, log).await?;
+    let v = json_object(&text).ok_or_else(|| LlmError::BadReply("not JSON".into()))?;
     let q = v["query"]
         .as_str()
         .map(str::trim)

@@ -198,6 +198,12 @@ pub fn TraceView(trace: Value) -> impl IntoView {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
+    // Classification and rewrite calls, before the answer's rounds.
+    let understand: Vec<Value> = llm
+        .get("understand")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     let model = llm.get("model").and_then(scalar).unwrap_or("—".into());
     let fallback = llm
         .get("fallback")
@@ -250,6 +256,11 @@ pub fn TraceView(trace: Value) -> impl IntoView {
                     {format!(" · {} round{}", rounds.len(), if rounds.len() == 1 { "" } else { "s" })}
                     {fallback.then(|| view! { <span class="badge warn">"fallback answer"</span> })}
                 </p>
+                {(!understand.is_empty()).then(|| view! {
+                    <ol class="kv-list rounds" data-testid="trace-understand">
+                        {understand.iter().map(|r| view! { <li>{value_view(r, 3)}</li> }).collect_view()}
+                    </ol>
+                })}
                 {(!rounds.is_empty()).then(|| view! {
                     <ol class="kv-list rounds">
                         {rounds.iter().map(|r| view! { <li>{value_view(r, 3)}</li> }).collect_view()}
