@@ -55,6 +55,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/golden"),
     ("POST", "/test-query"),
     ("GET", "/index"),
+    ("GET", "/reindex"),
     ("POST", "/reindex"),
     ("GET", "/requests"),
     ("POST", "/requests/1/status"),
@@ -664,8 +665,8 @@ async fn index_status_and_a_background_reindex() {
     assert_eq!((status, busy["code"].as_str()), (409, Some("index_busy")));
     let mut last = Value::Null;
     for _ in 0..600 {
-        let (_, s) = admin_get(&server, "/index").await;
-        last = s["job"].clone();
+        let (_, job) = admin_get(&server, "/reindex").await;
+        last = job;
         if last["state"] != "running" {
             break;
         }

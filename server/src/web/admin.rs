@@ -31,7 +31,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/golden", get(golden_export))
         .route("/test-query", post(test_query))
         .route("/index", get(index_status))
-        .route("/reindex", post(reindex))
+        .route("/reindex", get(reindex_job).post(reindex))
         .route("/requests", get(requests))
         .route("/requests/{id}/status", post(request_status))
         .route("/requests/{id}/export", get(request_export))
@@ -124,14 +124,25 @@ async fn trace(
         })
 }
 
+/// Resolves the window (default `days` when none is given), then runs `f` over it.
+fn in_window<T>(
+    c: &rusqlite::Connection,
+    q: &WindowQuery,
+    default_days: u32,
+    f: impl FnOnce(&rusqlite::Connection, &window::Window) -> Result<T, crate::store::StoreError>,
+) -> Result<T, WindowError> {
+    let w = window::resolve(c, q, default_days)?;
+    Ok(f(c, &w)?)
+}
+
 async fn quality_report(
     State(state): State<AppState>,
     Query(q): Query<WindowQuery>,
 ) -> Result<Json<Quality>, ApiFailure> {
     let report = state
         .db
-        .read(move |c| Ok(window::resolve(c, &q, 7).map(|w| quality::compute(c, &w))))
-        .await???;
+        .read(move |c| Ok(in_window(c, &q, 7, quality::compute)))
+        .await??;
     Ok(Json(report))
 }
 
@@ -141,8 +152,8 @@ async fn golden_export(
 ) -> Result<Response, ApiFailure> {
     let text = state
         .db
-        .read(move |c| Ok(window::resolve(c, &q, 30).map(|w| golden::export(c, &w))))
-        .await???;
+        .read(move |c| Ok(in_window(c, &q, 30, golden::export)))
+        .await??;
     Ok(attachment(
         text,
         "golden-from-feedback.jsonl",
@@ -191,6 +202,12 @@ async fn index_status(State(state): State<AppState>) -> Result<Json<IndexStatus>
         embedder,
         vectors,
     }))
+}
+
+/// The job alone, for polling: cheap, unlike the full status (which hashes files to
+/// find stale bundles).
+async fn reindex_job(State(state): State<AppState>) -> Json<app::api::admin::ReindexJob> {
+    Json(state.reindexer.job())
 }
 
 async fn reindex(State(state): State<AppState>) -> Result<Response, ApiFailure> {

@@ -42,11 +42,12 @@ pub fn IndexTab() -> impl IntoView {
             }
             in_flight.set_value(true);
             spawn_local(async move {
-                match admin.get_json::<IndexStatus>("/api/admin/index").await {
-                    Ok(s) => {
+                // The job alone: the full status hashes every file for staleness.
+                match admin.get_json::<ReindexJob>("/api/admin/reindex").await {
+                    Ok(j) => {
                         poll_error.set(None);
-                        let running = s.job.state == "running";
-                        job.set(Some(s.job.clone()));
+                        let running = j.state == "running";
+                        job.set(Some(j));
                         if !running {
                             polling.set(false);
                             // The finished run changed the counts: show them.
