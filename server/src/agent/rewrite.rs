@@ -1,11 +1,16 @@
 //! Follow-ups become standalone queries. "what about its SLIs?" points at the bundle
-//! the previous answer recommended; "anything similar for AKS?" keeps the previous
-//! topic and changes the platform. The continuity rule puts back the previous topic
-//! and filters when a rewrite (rules or LLM) drops them; every such repair is traced.
+//! the previous answer recommended. Otherwise a follow-up keeps the conversation's
+//! *subject* (the AKS cluster, the Spanner instance: platforms, technologies,
+//! resource kinds and catalog names) and changes its *aspect* (cost, backups,
+//! DNS) — or, when it names a new subject ("and google cloud sql?", "post to teams
+//! instead"), keeps the aspect and swaps the subject. The continuity rule puts back
+//! the previous topic and filters when a rewrite (rules or LLM) drops them; every
+//! such repair is traced.
 
 use super::classify::Category;
 use crate::index::text::query_terms;
 use crate::memory::SessionContext;
+use crate::query::{CorpusVocab, LEXICON, Query};
 use crate::search::Filters;
 use app::api::Card;
 use regex::Regex;
@@ -87,9 +92,9 @@ static ATTRIBUTES: LazyLock<Vec<(Attribute, Regex)>> = LazyLock::new(|| {
     ]
 });
 
-static NEW_PLATFORM: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(aks|eks|gke|aws|amazon|azure|azrue|gcp|google|kubernetes|k8s|openshift)\b")
-});
+/// The follow-up replaces what the previous turn was about.
+static REPLACES: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(instead|rather than|rather|switch to|what about|how about)\b"));
 
 static REFERS_BACK: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -120,8 +125,59 @@ fn referenced_card<'a>(question: &str, cards: &'a [Card]) -> Option<&'a Card> {
     cards.get(idx).or(cards.first())
 }
 
+/// The words of a question that name its subject: platforms, technologies, catalog
+/// names and resource kinds, in the order they appear.
+pub fn subject_words(q: &Query) -> Vec<String> {
+    q.words
+        .iter()
+        .zip(&q.stems)
+        .filter(|(w, s)| {
+            q.technologies.contains(w)
+                || q.uncovered.contains(w)
+                || q.resource_kinds.contains(s)
+                || LEXICON.managed_kubernetes.contains_key(w.as_str())
+                || LEXICON.platform_cues.iter().any(|(p, _)| p.text == **w)
+        })
+        .map(|(w, _)| w.clone())
+        .fold(Vec::new(), |mut v, w| {
+            if !v.contains(&w) {
+                v.push(w);
+            }
+            v
+        })
+}
+
+/// The platforms a word names: a cue's platform, or a managed cluster's cloud and
+/// Kubernetes.
+fn platforms_of(word: &str) -> Vec<String> {
+    if let Some(cloud) = LEXICON.managed_kubernetes.get(word) {
+        return vec![cloud.clone(), "kubernetes".into()];
+    }
+    LEXICON
+        .platform_cues
+        .iter()
+        .filter(|(p, _)| p.text == word)
+        .map(|(_, name)| name.clone())
+        .collect()
+}
+
+/// The words of a question that say what it wants to know about its subject.
+fn aspect_words(q: &Query, subject: &[String]) -> Vec<String> {
+    q.terms
+        .iter()
+        .filter(|t| !subject.contains(t) && !t.chars().all(|c| c.is_ascii_digit()))
+        .cloned()
+        .collect()
+}
+
 /// The rules: no model involved.
-pub fn by_rules(question: &str, category: Category, ctx: &SessionContext) -> Rewrite {
+pub fn by_rules(
+    query: &Query,
+    category: Category,
+    ctx: &SessionContext,
+    vocab: &CorpusVocab,
+) -> Rewrite {
+    let question = query.text.as_str();
     let mut out = Rewrite {
         query: question.to_string(),
         method: "none".into(),
@@ -137,12 +193,13 @@ pub fn by_rules(question: &str, category: Category, ctx: &SessionContext) -> Rew
     let attribute = attribute_of(&q);
     let refers = REFERS_BACK.is_match(&q);
     let subject = referenced_card(&q, &prev.cards).cloned();
+    let new_platform = !query.platforms.wanted.is_empty();
     // "does that one need write access?" / "what about its SLIs?"
     if let (Some(a), Some(card), true) = (
         attribute,
         subject.as_ref(),
         refers || q.split_whitespace().count() <= 6,
-    ) && !NEW_PLATFORM.is_match(&q)
+    ) && !new_platform
     {
         out.query = format!(
             "{} of {}",
@@ -153,37 +210,89 @@ pub fn by_rules(question: &str, category: Category, ctx: &SessionContext) -> Rew
         out.subject = subject;
         return out;
     }
-    // "anything similar for AKS?", "and on the aws side?", "what about X?": the
-    // previous topic plus what is new in this question.
-    let topic = prev.rewritten.clone();
-    if NEW_PLATFORM.is_match(&q) {
+    if new_platform {
         out.filters.platform = None; // a new platform replaces the old one
     }
-    out.query = format!("{topic} {question}");
+    let before = Query::parse(&prev.rewritten, vocab);
+    let before_subject = subject_words(&before);
+    let now_subject = subject_words(query);
+    let replaces = REPLACES.is_match(&q);
+    let mut add: Vec<String> = Vec::new();
+    if now_subject.is_empty() && !replaces {
+        // Same subject, new aspect: "which queries are causing it?". When the
+        // previous question named no subject the catalog knows, its words are the
+        // subject.
+        if before_subject.is_empty() {
+            add.extend(aspect_words(&before, &before_subject).into_iter().take(8));
+        } else {
+            add.extend(before_subject.iter().cloned());
+        }
+    } else {
+        // A new subject: keep what was asked about the old one when the follow-up
+        // says little of its own ("and google cloud sql?"), and keep the parts of
+        // the old subject the new one does not replace.
+        let kinds_now: Vec<bool> = [
+            !query.platforms.wanted.is_empty(),
+            !query.technologies.is_empty() || !query.uncovered.is_empty(),
+        ]
+        .to_vec();
+        for w in &before_subject {
+            let platforms = platforms_of(w);
+            let is_tech = LEXICON.technologies.contains(w);
+            let kept = if !platforms.is_empty() {
+                // "pods" stays for a question about AKS (still Kubernetes).
+                !kinds_now[0] || platforms.iter().any(|p| query.platforms.wanted.contains(p))
+            } else if is_tech {
+                !(kinds_now[1] || replaces)
+            } else {
+                true
+            };
+            if kept {
+                add.push(w.clone());
+            }
+        }
+        let own = aspect_words(query, &now_subject);
+        if own.len() <= 4 {
+            add.extend(aspect_words(&before, &before_subject).into_iter().take(8));
+        }
+    }
+    let now_words: Vec<String> = query.words.clone();
+    add.retain(|w| !now_words.contains(w));
+    add.dedup();
+    out.query = if add.is_empty() {
+        question.to_string()
+    } else {
+        format!("{question} {}", add.join(" "))
+    };
     out.subject = subject;
     out
 }
 
 /// The continuity rule: a rewrite of a follow-up must keep the previous topic, and
 /// filters the user did not change stay.
-pub fn keep_continuity(rw: &mut Rewrite, question: &str, category: Category, ctx: &SessionContext) {
+pub fn keep_continuity(rw: &mut Rewrite, query: &Query, category: Category, ctx: &SessionContext) {
     let Some(prev) = ctx.last() else { return };
     if category != Category::FollowUp || rw.attribute.is_some() {
         return;
     }
+    // The rules keep or swap the subject on purpose; a model's rewrite may just
+    // have lost it.
     let topic_terms: Vec<String> = query_terms(&prev.rewritten)
         .into_iter()
         .filter(|t| t.len() > 3)
         .collect();
     let now_terms = query_terms(&rw.query);
-    if !topic_terms.is_empty() && !topic_terms.iter().any(|t| now_terms.contains(t)) {
+    if rw.method == "llm"
+        && !topic_terms.is_empty()
+        && !topic_terms.iter().any(|t| now_terms.contains(t))
+    {
         rw.query = format!("{} {}", prev.rewritten, rw.query);
         rw.continuity.push(format!(
             "restored the previous topic \"{}\"",
             prev.rewritten
         ));
     }
-    let mentions_platform = NEW_PLATFORM.is_match(&question.to_lowercase());
+    let mentions_platform = !query.platforms.wanted.is_empty();
     if rw.filters.platform.is_none() && prev.filters.platform.is_some() && !mentions_platform {
         rw.filters.platform = prev.filters.platform.clone();
         rw.continuity.push(format!(
@@ -205,14 +314,14 @@ mod tests {
     use super::*;
     use crate::memory::PastTurn;
 
-    fn ctx() -> SessionContext {
+    fn ctx_with(rewritten: &str) -> SessionContext {
         let card = Card {
             key: "kube-ops/k8s-pod-crashloop-triage".into(),
             display_name: "Kubernetes Pod Crashloop Triage".into(),
             ..Default::default()
         };
         let prev = PastTurn {
-            rewritten: "pods keep restarting in payments".into(),
+            rewritten: rewritten.into(),
             cards: vec![card],
             ..Default::default()
         };
@@ -222,36 +331,53 @@ mod tests {
         }
     }
 
+    fn ctx() -> SessionContext {
+        ctx_with("pods keep restarting in payments")
+    }
+
+    fn rules(q: &str, c: &SessionContext) -> Rewrite {
+        let v = CorpusVocab::default();
+        by_rules(&Query::parse(q, &v), Category::FollowUp, c, &v)
+    }
+
     #[test]
     fn attribute_follow_ups_point_at_the_previous_bundle() {
-        let rw = by_rules("what about its SLIs?", Category::FollowUp, &ctx());
+        let rw = rules("what about its SLIs?", &ctx());
         assert_eq!(rw.attribute, Some(Attribute::Slis));
         assert_eq!(rw.subject.unwrap().slug, "");
         assert_eq!(rw.query, "slis of Kubernetes Pod Crashloop Triage");
-        let rw = by_rules(
-            "does that one need write access?",
-            Category::FollowUp,
-            &ctx(),
-        );
+        let rw = rules("does that one need write access?", &ctx());
         assert_eq!(rw.attribute, Some(Attribute::Access));
     }
 
     #[test]
-    fn topic_follow_ups_keep_the_topic() {
-        let rw = by_rules("anything similar for AKS?", Category::FollowUp, &ctx());
+    fn a_new_subject_keeps_the_aspect() {
+        let rw = rules("anything similar for AKS?", &ctx());
         assert!(rw.attribute.is_none());
-        assert!(rw.query.contains("pods keep restarting") && rw.query.contains("AKS"));
+        for w in ["AKS", "pods", "restarting", "payments"] {
+            assert!(rw.query.contains(w), "{w} in {}", rw.query);
+        }
     }
 
     #[test]
-    fn continuity_repairs_a_rewrite_that_lost_the_topic() {
+    fn a_new_aspect_keeps_the_subject() {
+        let c = ctx_with("our aks cluster looks degraded, where do i start");
+        let rw = rules("do its node pools cost too much?", &c);
+        assert!(rw.query.contains("aks"), "{}", rw.query);
+        assert!(!rw.query.contains("degraded"), "{}", rw.query);
+    }
+
+    #[test]
+    fn continuity_repairs_a_model_rewrite_that_lost_the_topic() {
         let mut c = ctx();
         c.turns[0].filters.platform = Some("aws".into());
         let mut rw = Rewrite {
             query: "what else".into(),
+            method: "llm".into(),
             ..Default::default()
         };
-        keep_continuity(&mut rw, "what else?", Category::FollowUp, &c);
+        let q = Query::parse("what else?", &CorpusVocab::default());
+        keep_continuity(&mut rw, &q, Category::FollowUp, &c);
         assert!(rw.query.contains("pods keep restarting"));
         assert_eq!(rw.filters.platform.as_deref(), Some("aws"));
         assert_eq!(rw.continuity.len(), 2);

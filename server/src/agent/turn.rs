@@ -101,6 +101,8 @@ pub struct ClientGone;
 struct State {
     id: String,
     question: String,
+    /// The question as read once (`query::Query`), shared by every stage.
+    query: crate::query::Query,
     ctx: SessionContext,
     classification: Classification,
     rewrite: Rewrite,
@@ -160,6 +162,7 @@ impl State {
                 .collect(),
             cards: self.outcome.cards.clone(),
             trace: json!({
+                "understanding": self.query,
                 "classification": self.classification,
                 "rewrite": self.rewrite,
                 "plan": self.plan,
@@ -292,16 +295,9 @@ impl Agent {
             }
         };
         let snapshot = self.searcher.snapshot();
-        let keyword_names: Vec<String> =
-            snapshot.keywords.values().map(|k| k.name.clone()).collect();
+        st.query = snapshot.understand(&st.question);
         st.classification = self
-            .classify(
-                &st.question,
-                &st.ctx,
-                &keyword_names,
-                &mut st.errors,
-                &mut st.understand,
-            )
+            .classify(&st.query, &st.ctx, &mut st.errors, &mut st.understand)
             .await;
         st.time("classify", t);
 
@@ -309,9 +305,10 @@ impl Agent {
         let t = Instant::now();
         st.rewrite = self
             .rewrite(
-                &st.question,
+                &st.query,
                 category,
                 &st.ctx,
+                &snapshot,
                 &mut st.errors,
                 &mut st.understand,
             )
@@ -329,11 +326,13 @@ impl Agent {
             p.dedup();
             p
         };
-        st.plan = plan::plan(&st.question, category, &st.rewrite, &platforms);
+        st.plan = plan::plan(&st.query, category, &st.rewrite, &platforms);
         st.time("plan", t);
 
-        // Meta questions and questions about a known bundle need no search.
-        let needs_search = category != Category::Meta && st.rewrite.attribute.is_none();
+        // Meta and catalog questions, and questions about a known bundle, are
+        // answered from facts without a search.
+        let needs_search = !matches!(category, Category::Meta | Category::Catalog)
+            && st.rewrite.attribute.is_none();
         if needs_search {
             let n = st.plan.queries.len();
             sink.stage(
@@ -342,7 +341,20 @@ impl Agent {
             )
             .await?;
             let t = Instant::now();
-            st.retrieval = retrieve::retrieve(&self.searcher, &st.plan)
+            // Each planned query read once; the question itself is already read.
+            let queries: Vec<crate::query::Query> = st
+                .plan
+                .queries
+                .iter()
+                .map(|t| {
+                    if *t == st.query.text {
+                        st.query.clone()
+                    } else {
+                        snapshot.understand(t)
+                    }
+                })
+                .collect();
+            st.retrieval = retrieve::retrieve(&self.searcher, &st.plan, &queries)
                 .await
                 .map_err(AgentError::from)?;
             st.time("retrieve", t);
@@ -410,17 +422,16 @@ impl Agent {
 
     async fn classify(
         &self,
-        question: &str,
+        query: &crate::query::Query,
         ctx: &SessionContext,
-        keyword_names: &[String],
         errors: &mut Vec<String>,
         log: &mut Vec<serde_json::Value>,
     ) -> Classification {
         if let Some(llm) = &self.llm {
             // Rules decide fast when there is no history; with history the LLM can
             // tell a follow-up from a new topic better than patterns.
-            if !ctx.turns.is_empty() || classify::by_rules(question, ctx, keyword_names).is_none() {
-                match super::understand::classify(llm, question, ctx, log).await {
+            if !ctx.turns.is_empty() || classify::by_rules(query, ctx).is_none() {
+                match super::understand::classify(llm, &query.text, ctx, log).await {
                     Ok(c) => return c,
                     Err(e) => errors.push(format!("classify: {e}")),
                 }
@@ -433,9 +444,8 @@ impl Agent {
             })
             .await;
         classify::offline(
-            question,
+            query,
             ctx,
-            keyword_names,
             examples.as_ref(),
             self.searcher.embedder().as_ref(),
         )
@@ -444,13 +454,15 @@ impl Agent {
 
     async fn rewrite(
         &self,
-        question: &str,
+        query: &crate::query::Query,
         category: Category,
         ctx: &SessionContext,
+        snapshot: &crate::search::Snapshot,
         errors: &mut Vec<String>,
         log: &mut Vec<serde_json::Value>,
     ) -> Rewrite {
-        let mut rw = rewrite::by_rules(question, category, ctx);
+        let question = query.text.as_str();
+        let mut rw = rewrite::by_rules(query, category, ctx, &snapshot.vocab);
         if category == Category::FollowUp
             && rw.attribute.is_none()
             && let Some(llm) = &self.llm
@@ -463,7 +475,7 @@ impl Agent {
                 Err(e) => errors.push(format!("rewrite: {e}")),
             }
         }
-        rewrite::keep_continuity(&mut rw, question, category, ctx);
+        rewrite::keep_continuity(&mut rw, query, category, ctx);
         rw
     }
 
@@ -501,7 +513,11 @@ impl Agent {
                 .map(|m| m.id)
         });
         let snap = snapshot.clone();
-        let (records, keyword_users, library, top_doc_markdown) = self
+        let wants_collections = matches!(
+            st.classification.category,
+            Category::Catalog | Category::Meta
+        );
+        let (records, keyword_users, library, top_doc_markdown, collections) = self
             .db
             .read(move |c| {
                 let mut records = HashMap::new();
@@ -531,11 +547,19 @@ impl Agent {
                         .optional()?,
                     None => None,
                 };
-                Ok((records, users, library, markdown))
+                let collections = if wants_collections {
+                    crate::catalog::collections(c)?
+                } else {
+                    Vec::new()
+                };
+                Ok((records, users, library, markdown, collections))
             })
             .await?;
         Ok(Grounding {
             question: st.question.clone(),
+            query: st.query.clone(),
+            words: crate::query::Words::new(self.config.vocabulary),
+            collections,
             category: st.classification.category,
             route: st.plan.route,
             rewrite: st.rewrite.clone(),
@@ -561,8 +585,10 @@ impl Agent {
         let Some(llm) = &self.llm else {
             return Ok((offline(), false));
         };
-        if g.category == Category::Meta || g.snapshot.bundles.is_empty() {
-            // Questions about the assistant are answered from facts, not generated.
+        if matches!(g.category, Category::Meta | Category::Catalog) || g.snapshot.bundles.is_empty()
+        {
+            // Questions about the assistant and the catalog are answered from
+            // facts, not generated.
             return Ok((offline(), false));
         }
         let searches = st.retrieval.searches.len();

@@ -136,6 +136,21 @@ fn print(r: &Report, misses: bool) {
             r.overall.errors.unwrap_or(0)
         );
     }
+    if let Some(c) = &r.calibration {
+        println!(
+            "calibration over {} top results: ECE {:.3}; shown at >= 90%: {} right of {}",
+            c.n,
+            c.ece,
+            pct(c.precision_at_90),
+            c.n_at_90
+        );
+        for b in c.bins.iter().filter(|b| b.n > 0) {
+            println!(
+                "  score {:.1}-{:.1}: n {:>3}, mean score {:.3}, right {:.3}",
+                b.lo, b.hi, b.n, b.confidence, b.accuracy
+            );
+        }
+    }
     if !r.stages.is_empty() {
         println!(
             "{:<16} {:>9} {:>9} {:>9}",

@@ -25,6 +25,10 @@ pub struct Config {
     pub llm: LlmConfig,
     pub embedder: EmbedderConfig,
     pub admin: AdminConfig,
+    /// Which words answers use for the registry's parts (questions are understood
+    /// in both): `codebundle` (codebundle, task, runbook, SLI) or `skill-template`
+    /// (RunWhen's: Skill Template, Tool, Runbook, Monitor).
+    pub vocabulary: crate::query::Vocabulary,
     /// Codecollections to index (`[[collections]]`); empty means the bundled samples.
     pub collections: Vec<CollectionConfig>,
     /// Documentation folders to index (`[[docs]]`).
@@ -59,6 +63,7 @@ impl Default for Config {
             llm: LlmConfig::default(),
             embedder: EmbedderConfig::default(),
             admin: AdminConfig::default(),
+            vocabulary: Default::default(),
             collections: Vec::new(),
             docs: Vec::new(),
         }

@@ -44,6 +44,7 @@ pub const CATEGORIES: &[&str] = &[
     "keyword-library",
     "documentation",
     "meta",
+    "catalog",
     "no-match",
 ];
 

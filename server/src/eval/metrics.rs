@@ -18,9 +18,18 @@ pub struct QuestionResult {
     pub hit_rank: Option<usize>,
     pub top: Vec<String>,
     pub top_score: f32,
+    /// Retrieval mode: the top result's fused signal (what calibration maps).
+    #[serde(default)]
+    pub top_fused: f32,
+    /// Retrieval mode: the runner-up's fused signal.
+    #[serde(default)]
+    pub second_fused: f32,
+    /// Retrieval mode: evidence flags of the top result (`uncovered`, `unknown`,
+    /// `action-missing`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
     pub no_match: bool,
     pub ms: f64,
-    #[serde(skip)]
     pub expected: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc_hit: Option<bool>,
@@ -213,6 +222,8 @@ pub struct Report {
     /// Agent mode: (p50, p95) milliseconds per stage over the scored turns.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub stages: BTreeMap<String, StageTimes>,
+    /// Reliability of the top result's score.
+    pub calibration: Option<super::calibration::Calibration>,
 }
 
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -261,6 +272,7 @@ pub fn report(results: Vec<QuestionResult>) -> Report {
         no_match_precision: (tp + fp > 0.0).then(|| tp / (tp + fp)),
         no_match_recall: (positives > 0.0).then(|| tp / positives),
         stages,
+        calibration: super::calibration::calibration(&results),
         questions: results,
     }
 }

@@ -2,6 +2,7 @@
 //! and reports how well the right codebundles come back.
 
 mod agent;
+pub mod calibration;
 pub mod golden;
 pub mod metrics;
 mod retrieval;

@@ -63,6 +63,25 @@ pub async fn run_retrieval_with(
             hard: q.hard,
             hit_rank,
             top_score: res.bundles.first().map_or(0.0, |b| b.score),
+            top_fused: res.bundles.first().map_or(0.0, |b| b.signals.fused),
+            second_fused: res.bundles.get(1).map_or(0.0, |b| b.signals.fused),
+            evidence: {
+                let mut e = Vec::new();
+                if !res.uncovered.is_empty() {
+                    e.push("uncovered".to_string());
+                }
+                if !res.unknown.is_empty() {
+                    e.push("unknown".to_string());
+                }
+                if res
+                    .bundles
+                    .first()
+                    .is_some_and(|b| b.signals.fired.iter().any(|f| f == "action-missing"))
+                {
+                    e.push("action-missing".to_string());
+                }
+                e
+            },
             top: top.into_iter().take(10).collect(),
             no_match: res.no_match,
             ms,

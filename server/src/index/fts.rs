@@ -3,7 +3,7 @@
 //! `chunk_fts` one row per chunk for docs, keywords and task-level matches. Rows are
 //! written in the same transaction as the catalog, so they never disagree.
 
-use super::text::{edit_distance, query_terms, typo_budget, with_identifier_parts};
+use super::text::with_identifier_parts;
 use crate::ingest::BundleRecord;
 use crate::ingest::chunks::Chunk;
 use rusqlite::{Connection, Transaction, params};
@@ -96,59 +96,16 @@ pub fn prune(tx: &Transaction) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// The terms of the keyword index, for spelling correction.
-pub fn vocabulary(c: &Connection) -> rusqlite::Result<Vec<(String, i64)>> {
-    let mut st = c.prepare("SELECT term, doc FROM bundle_fts_vocab")?;
-    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    rows.collect()
-}
-
-/// A parsed query: the terms searched for, spelling corrections made, and the FTS5
-/// expression (terms OR-ed, each quoted so user text can never be FTS syntax).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct KeywordQuery {
-    pub terms: Vec<String>,
-    pub corrections: Vec<(String, String)>,
-    pub expr: Option<String>,
-}
-
-/// Builds the query; words not in the vocabulary get the closest vocabulary term
-/// (within a length-dependent edit budget) as an alternative.
-pub fn parse_query(text: &str, vocab: &[(String, i64)]) -> KeywordQuery {
-    let terms = query_terms(text);
-    let mut alts: Vec<String> = Vec::new();
-    let mut corrections = Vec::new();
-    for t in &terms {
-        alts.push(quote(t));
-        if vocab.is_empty() || known(t, vocab) {
-            continue;
-        }
-        let budget = typo_budget(t.chars().count());
-        if budget == 0 {
-            continue;
-        }
-        let best = vocab
-            .iter()
-            .filter_map(|(v, df)| edit_distance(t, v, budget).map(|d| (d, -df, v)))
-            .min();
-        if let Some((_, _, v)) = best {
-            corrections.push((t.clone(), v.clone()));
-            alts.push(quote(v));
-        }
-    }
-    let expr = (!alts.is_empty()).then(|| alts.join(" OR "));
-    KeywordQuery {
-        terms,
-        corrections,
-        expr,
-    }
-}
-
-/// A word is known when the (stemmed) vocabulary has it or a prefix stem of it.
-fn known(t: &str, vocab: &[(String, i64)]) -> bool {
-    vocab.iter().any(|(v, _)| {
-        v == t || (t.starts_with(v.as_str()) && v.len() >= 4 && t.len() - v.len() <= 3)
-    })
+/// The FTS5 expression for some terms: each quoted (user text can never be FTS
+/// syntax) and OR-ed. Spelling was already corrected when the question was read
+/// (`query::Query`).
+pub fn expression(terms: &[String]) -> Option<String> {
+    let alts: Vec<String> = terms
+        .iter()
+        .map(|t| quote(t))
+        .filter(|t| t.len() > 2)
+        .collect();
+    (!alts.is_empty()).then(|| alts.join(" OR "))
 }
 
 fn quote(t: &str) -> String {
@@ -188,31 +145,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn typos_get_alternatives_and_quotes_are_safe() {
-        let vocab = vec![
-            ("prometheu".to_string(), 3),
-            ("azur".to_string(), 10),
-            ("kubernet".to_string(), 20),
-        ];
-        let q = parse_query("prometeus alerts on azrue", &vocab);
-        assert!(
-            q.corrections
-                .iter()
-                .any(|(a, b)| a == "prometeus" && b == "prometheu"),
-            "{:?}",
-            q.corrections
-        );
-        assert!(q.expr.unwrap().contains("\"prometheu\""));
-        let q = parse_query("kubernetes", &vocab);
-        assert!(
-            q.corrections.is_empty(),
-            "stems of known words are not corrected"
-        );
-        let q = parse_query("a\" OR NEAR(x", &vocab);
-        assert!(
-            !q.expr.unwrap().contains("\"\""),
-            "user quotes are stripped"
-        );
-        assert_eq!(parse_query("the and of", &vocab).expr, None);
+    fn user_quotes_never_become_syntax() {
+        let e = expression(&["a\" OR NEAR(x".to_string(), "pods".into()]).unwrap();
+        assert_eq!(e, "\"a OR NEAR(x\" OR \"pods\"");
+        assert_eq!(expression(&["\"".to_string()]), None);
+        assert_eq!(expression(&[]), None);
     }
 }

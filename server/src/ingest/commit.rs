@@ -111,7 +111,8 @@ fn write_collection(
         if opts.fail_after_bundles.is_some_and(|n| *written >= n) {
             return Err(IngestError::Injected(*written));
         }
-        write_bundle(tx, cid, record, fingerprint)?;
+        let updated = r.bundle_dates.get(&record.slug).map(String::as_str);
+        write_bundle(tx, cid, record, fingerprint, updated)?;
         *written += 1;
     }
     if let Some(keywords) = &c.keywords {
@@ -175,6 +176,7 @@ fn write_bundle(
     cid: i64,
     b: &BundleRecord,
     fingerprint: &str,
+    updated_at: Option<&str>,
 ) -> Result<(), IngestError> {
     tx.execute(
         "DELETE FROM bundles WHERE collection_id = ?1 AND slug = ?2",
@@ -185,8 +187,8 @@ fn write_bundle(
         serde_json::to_string(b).map_err(|e| crate::store::StoreError::Corrupt(e.to_string()))?;
     tx.execute(
         "INSERT INTO bundles (collection_id, slug, fingerprint, display_name, description, platform, access,
-           resource_types, tags, task_count, sli_count, author, source_url, record)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+           resource_types, tags, task_count, sli_count, author, source_url, record, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         params![
             cid,
             b.slug,
@@ -201,7 +203,8 @@ fn write_bundle(
             b.slis.len() as i64,
             b.author,
             b.source_url,
-            record
+            record,
+            updated_at
         ],
     )?;
     let bid = tx.last_insert_rowid();

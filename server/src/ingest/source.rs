@@ -36,6 +36,8 @@ pub struct Resolved {
     pub git_ref: Option<String>,
     pub commit: Option<String>,
     pub links: Option<LinkBase>,
+    /// Bundle slug → committer date of the newest commit touching its folder.
+    pub bundle_dates: std::collections::HashMap<String, String>,
 }
 
 /// The default name of a collection: its directory (or repository) name.
@@ -94,6 +96,11 @@ pub fn resolve(source: &CollectionSource, data_dir: &Path) -> Result<Resolved, I
         }),
         _ => None,
     };
+    let bundle_dates = if commit.is_some() {
+        bundle_dates(&root)
+    } else {
+        Default::default()
+    };
     Ok(Resolved {
         name: source.name.clone(),
         root,
@@ -101,7 +108,41 @@ pub fn resolve(source: &CollectionSource, data_dir: &Path) -> Result<Resolved, I
         git_ref,
         commit,
         links,
+        bundle_dates,
     })
+}
+
+/// One pass over the history of `codebundles/`, newest first: the first date seen
+/// for a bundle's folder is its last change. A shallow clone knows only its one
+/// commit; a failure leaves the dates unknown (they are informative only).
+fn bundle_dates(root: &Path) -> std::collections::HashMap<String, String> {
+    let mut out = std::collections::HashMap::new();
+    let Ok(log) = git(
+        root,
+        &[
+            "log",
+            "--format=%x00%cI",
+            "--name-only",
+            "--no-renames",
+            "--",
+            "codebundles",
+        ],
+    ) else {
+        return out;
+    };
+    let mut date = "";
+    for line in log.lines() {
+        if let Some(d) = line.strip_prefix('\0') {
+            date = d.trim();
+        } else if let Some(rest) = line.strip_prefix("codebundles/")
+            && let Some((slug, _)) = rest.split_once('/')
+            && !date.is_empty()
+        {
+            out.entry(slug.to_string())
+                .or_insert_with(|| date.to_string());
+        }
+    }
+    out
 }
 
 fn safe_dir_name(name: &str) -> String {

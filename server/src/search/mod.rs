@@ -3,20 +3,17 @@
 //! diversification, filters, and a calibrated no-match decision.
 
 mod calibrate;
-mod concepts;
-mod coverage;
-mod platform;
 mod rank;
 mod snapshot;
 mod types;
 
-pub use calibrate::{NO_MATCH_BELOW, calibrated};
-pub use platform::detect as detect_platform;
+pub use calibrate::{Evidence, calibrated, calibrated_section, no_match_below};
 pub use snapshot::{BundleMeta, ChunkMeta, DocMeta, KeywordMeta, Snapshot, catalog_generation};
 pub use types::*;
 
 use crate::index::embed::{EmbedError, Purpose, SharedEmbedder};
 use crate::index::vectors::EXACT_MAX;
+use crate::query::Query;
 use crate::store::{Db, StoreError};
 use app::api::ErrorCode;
 use std::path::PathBuf;
@@ -58,7 +55,7 @@ impl Searcher {
         data_dir: PathBuf,
     ) -> Result<Arc<Searcher>, SearchError> {
         let index_dir = data_dir.join("index");
-        let snap = load_snapshot(&db, embedder.id(), &index_dir).await?;
+        let snap = load_snapshot(&db, &embedder, &index_dir).await?;
         if snap.vectors.is_empty() && !snap.chunks.is_empty() {
             tracing::warn!(
                 embedder = embedder.id(),
@@ -105,32 +102,40 @@ impl Searcher {
         if now == current {
             return Ok(false);
         }
-        let snap = load_snapshot(&self.db, &id, &self.index_dir).await?;
+        let snap = load_snapshot(&self.db, &self.embedder, &self.index_dir).await?;
         if let Ok(mut guard) = self.snapshot.write() {
             *guard = Arc::new(snap);
         }
         Ok(true)
     }
 
+    /// Reads `query` against the current catalog, then searches.
     pub async fn search(
         &self,
         query: &str,
         options: &SearchOptions,
     ) -> Result<SearchResults, SearchError> {
+        let q = self.snapshot().understand(query);
+        self.search_query(&q, options).await
+    }
+
+    /// Searches for a question already read (the agent reads it once per turn).
+    pub async fn search_query(
+        &self,
+        query: &Query,
+        options: &SearchOptions,
+    ) -> Result<SearchResults, SearchError> {
         let started = Instant::now();
         let snap = self.snapshot();
-        // The question as typed and, when it uses everyday words the concept lexicon
-        // knows, the question with the mechanism words added.
-        let expanded = if options.concepts {
-            concepts::expand(query)
-        } else {
-            Vec::new()
-        };
         let qvecs = if options.mode != Mode::Keyword && !snap.vectors.is_empty() {
             let t = Instant::now();
-            let mut texts = vec![query.to_string()];
-            if !expanded.is_empty() {
-                texts.push(format!("{query} ({})", expanded.join(" ")));
+            // The question as typed and, when it uses everyday words the concept
+            // lexicon knows, the question with the mechanism words added.
+            let mut texts = vec![query.text.clone()];
+            if options.concepts
+                && let Some(x) = query.expanded_text()
+            {
+                texts.push(x);
             }
             let mut v = self
                 .embedder
@@ -146,7 +151,7 @@ impl Searcher {
         let embed_ms = qvecs
             .as_ref()
             .map_or(0.0, |(_, _, d)| d.as_secs_f64() * 1000.0);
-        let query = query.to_string();
+        let query = query.clone();
         let options = options.clone();
         let db = self.db.clone();
         let mut results = tokio::task::spawn_blocking(move || {
@@ -165,15 +170,16 @@ impl Searcher {
 
 async fn load_snapshot(
     db: &Db,
-    embedder_id: &str,
+    embedder: &SharedEmbedder,
     index_dir: &std::path::Path,
 ) -> Result<Snapshot, SearchError> {
     let db = db.clone();
-    let id = embedder_id.to_string();
+    let id = embedder.id().to_string();
+    let common = embedder.common_words();
     let dir = index_dir.to_path_buf();
     Ok(
         tokio::task::spawn_blocking(move || -> Result<Snapshot, StoreError> {
-            let mut snap = db.read_blocking(|c| Snapshot::load(c, &id))?;
+            let mut snap = db.read_blocking(|c| Snapshot::load(c, &id, common))?;
             // Only large corpora need the HNSW (see `index::vectors::EXACT_MAX`).
             if snap.vectors.len() > EXACT_MAX {
                 let path = dir.join(format!("hnsw-{}.bin", id.replace(['/', ':'], "_")));

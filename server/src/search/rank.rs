@@ -9,29 +9,31 @@
 //! see README), then calibration to a probability, filters, MMR, and the no-match
 //! decision.
 
-use super::calibrate::{NO_MATCH_BELOW, calibrated};
-use super::concepts;
+use super::calibrate::{Evidence, calibrated, calibrated_section, no_match_below};
 use super::snapshot::Snapshot;
 use super::types::*;
 use crate::graph::{Correlation, correlate, link_entities};
 use crate::index::fts;
 use crate::index::vectors::dot;
+use crate::query::{LEXICON, Query, phrase::stem, platform_prior};
 use rusqlite::Connection;
 use std::collections::HashMap;
 use std::time::Instant;
 
-/// Fusion weights, chosen on the sample golden set (see README "Retrieval"):
-/// vectors and BM25, plus the platform prior and the graph boost when enabled.
-const W_VECTOR: f32 = 0.7;
+/// Fusion weights, chosen on the pooled tuning halves of the sample and public
+/// golden sets (see README "Retrieval"): the best chunk's cosine, the summary
+/// chunk's cosine, BM25, the platform prior, and the graph boost when enabled.
+const W_VECTOR: f32 = 0.6;
+const W_SUMMARY: f32 = 0.1;
 const W_BM25: f32 = 0.3;
-const W_PLATFORM: f32 = 0.2;
+const W_PLATFORM: f32 = 0.05;
 const W_GRAPH: f32 = 0.1;
-/// Taken off a result when the question is about a technology no bundle covers.
-const UNCOVERED_PENALTY: f32 = 0.3;
+
 /// MiniLM cosines below this carry no information; at `COS_HIGH` a match is strong.
 const COS_LOW: f32 = 0.12;
 const COS_HIGH: f32 = 0.62;
 /// BM25 saturation: raw/(raw + K).
+const EXPANSION_BM25: f32 = 0.5;
 const BM25_K: f32 = 25.0;
 const CHUNK_BM25_K: f32 = 6.0;
 /// MMR trade-off: close to 1, so it only demotes near duplicates.
@@ -50,6 +52,12 @@ fn sat(raw: f64, k: f32) -> f32 {
 #[derive(Default, Clone)]
 struct Acc {
     vector: f32,
+    /// Cosine of the bundle's summary chunk (names, description, task list).
+    summary: f32,
+    /// The question asks for a change none of the bundle's tasks performs.
+    action_missing: bool,
+    /// The weighted sum of the signals.
+    fused: f32,
     /// Best cosine for the question as typed and with concept terms added.
     best_plain: f32,
     best_wide: f32,
@@ -74,19 +82,19 @@ pub struct QueryVectors<'a> {
 pub fn search(
     s: &Snapshot,
     c: &Connection,
-    query: &str,
+    query: &Query,
     qvec: Option<QueryVectors>,
     o: &SearchOptions,
 ) -> SearchResults {
     let t0 = Instant::now();
     let mut out = SearchResults {
-        query: query.to_string(),
+        query: query.text.clone(),
         ..Default::default()
     };
 
     // Entities and expansions.
     let entities = if o.graph_expand || o.graph_boost {
-        link_entities(&s.graph, query)
+        link_entities(&s.graph, &query.text)
     } else {
         Vec::new()
     };
@@ -95,7 +103,7 @@ pub fn search(
         .map(|e| format!("{}:{}", e.kind, e.label))
         .collect();
     let mut extra: Vec<String> = if o.concepts {
-        concepts::expand(query)
+        query.concepts.clone()
     } else {
         Vec::new()
     };
@@ -110,24 +118,41 @@ pub fn search(
 
     // Keyword signals.
     let tk = Instant::now();
-    let kq = fts::parse_query(&format!("{query} {}", extra.join(" ")), &s.vocab);
-    out.corrections = kq.corrections.clone();
+    // The question's own words, and the expansion terms apart: an expansion is a
+    // guess, so its BM25 counts for less (`EXPANSION_BM25`).
+    let expr = fts::expression(&query.terms);
+    let extra_only: Vec<String> = extra
+        .iter()
+        .filter(|t| !query.terms.contains(t))
+        .cloned()
+        .collect();
+    let extra_expr = fts::expression(&extra_only);
+    out.corrections = query.corrections.clone();
     let mut bm25_bundle: HashMap<u32, f32> = HashMap::new();
     let mut bm25_raw: Vec<(String, f32)> = Vec::new();
     let mut bm25_chunk: HashMap<u32, f32> = HashMap::new();
-    if o.mode != Mode::Vector
-        && let Some(expr) = &kq.expr
-    {
-        for (id, raw) in fts::search_bundles(c, expr, 80).unwrap_or_default() {
-            if let Some(&b) = s.bundle_by_id.get(&id) {
-                bm25_raw.push((s.bundles[b as usize].key(), raw as f32));
-                bm25_bundle.insert(b, sat(raw, BM25_K));
+    if o.mode != Mode::Vector {
+        let mut raw_bundle: HashMap<u32, f64> = HashMap::new();
+        let mut raw_chunk: HashMap<u32, f64> = HashMap::new();
+        for (e, w) in [(&expr, 1.0), (&extra_expr, EXPANSION_BM25 as f64)] {
+            let Some(e) = e else { continue };
+            for (id, raw) in fts::search_bundles(c, e, 80).unwrap_or_default() {
+                if let Some(&b) = s.bundle_by_id.get(&id) {
+                    *raw_bundle.entry(b).or_default() += w * raw;
+                }
+            }
+            for (rowid, raw) in fts::search_chunks(c, e, 200).unwrap_or_default() {
+                if let Some(&ci) = s.chunk_by_rowid.get(&rowid) {
+                    *raw_chunk.entry(ci).or_default() += w * raw;
+                }
             }
         }
-        for (rowid, raw) in fts::search_chunks(c, expr, 200).unwrap_or_default() {
-            if let Some(&ci) = s.chunk_by_rowid.get(&rowid) {
-                bm25_chunk.insert(ci, sat(raw, CHUNK_BM25_K));
-            }
+        for (b, raw) in raw_bundle {
+            bm25_raw.push((s.bundles[b as usize].key(), raw as f32));
+            bm25_bundle.insert(b, sat(raw, BM25_K));
+        }
+        for (ci, raw) in raw_chunk {
+            bm25_chunk.insert(ci, sat(raw, CHUNK_BM25_K));
         }
     }
     out.timings.keyword_ms = tk.elapsed().as_secs_f64() * 1000.0;
@@ -177,12 +202,16 @@ pub fn search(
         let a = acc.entry(b).or_default();
         a.best_plain = a.best_plain.max(cos);
         a.best_wide = a.best_wide.max(wide);
+        if ch.kind == "bundle" {
+            a.summary = a.summary.max((cos + wide) / 2.0);
+        }
         if ch.kind == "task" || ch.kind == "sli" {
             a.tasks.push((ci, cos.max(wide)));
         }
     }
     for a in acc.values_mut() {
         a.vector = norm_cos((a.best_plain + a.best_wide) / 2.0);
+        a.summary = norm_cos(a.summary);
     }
     for (&b, &v) in &bm25_bundle {
         acc.entry(b).or_default().bm25 = v;
@@ -212,10 +241,34 @@ pub fn search(
         }
     }
 
-    let intent = super::platform::detect(query);
-    out.uncovered = super::coverage::uncovered(query, &s.covered);
+    let intent = &query.platforms;
+    out.uncovered = query.uncovered.clone();
+    out.unknown = query.unknown.clone();
+    // An action is performed by a bundle whose task names use its name or one of
+    // its one-word forms ("restart", "bounce").
+    let action_stems: Vec<Vec<String>> = query
+        .actions
+        .iter()
+        .map(|name| {
+            let mut v = vec![stem(name)];
+            if let Some(a) = LEXICON.actions.iter().find(|a| &a.name == name) {
+                v.extend(
+                    a.forms
+                        .iter()
+                        .filter(|f| !f.text.contains(' '))
+                        .map(|f| stem(&f.text)),
+                );
+            }
+            v
+        })
+        .collect();
     for (b, a) in acc.iter_mut() {
-        a.platform = super::platform::prior(&intent, &s.bundles[*b as usize].platform);
+        a.platform = platform_prior(intent, &s.bundles[*b as usize].platform);
+        // A change the user asks for that none of the bundle's tasks performs.
+        let tasks = &s.vocab.bundle_task_stems[*b as usize];
+        a.action_missing = action_stems
+            .iter()
+            .any(|forms| !forms.iter().any(|x| tasks.contains(x)));
     }
     if let Some(x) = out.explain.as_mut() {
         x.graph = acc
@@ -226,37 +279,53 @@ pub fn search(
         x.platform = s
             .bundles
             .iter()
-            .map(|b| (b.key(), super::platform::prior(&intent, &b.platform)))
+            .map(|b| (b.key(), platform_prior(intent, &b.platform)))
             .filter(|(_, p)| *p != 0.0)
             .collect();
     }
 
-    // Fuse, filter, calibrate.
-    let mut scored: Vec<(u32, f32, Acc)> = acc
+    // Fuse, filter, calibrate. The order is by calibrated score: within one question
+    // it follows the fused signal, except that a bundle lacking a requested action
+    // falls behind those that perform it.
+    let (wv, wb) = match o.mode {
+        Mode::Hybrid => (W_VECTOR, W_BM25),
+        Mode::Vector => (1.0, 0.0),
+        Mode::Keyword => (0.0, 1.0),
+    };
+    let mut fused: Vec<(u32, Acc)> = acc
         .into_iter()
         .filter(|(b, _)| passes(&s.bundles[*b as usize], &o.filters))
-        .map(|(b, a)| {
-            let (wv, wb) = match o.mode {
-                Mode::Hybrid => (W_VECTOR, W_BM25),
-                Mode::Vector => (1.0, 0.0),
-                Mode::Keyword => (0.0, 1.0),
-            };
-            let fused = wv * a.vector
+        .filter(|(_, a)| a.vector > 0.0 || a.bm25 > 0.0)
+        .map(|(b, mut a)| {
+            a.fused = wv * a.vector
+                + wv * W_SUMMARY / W_VECTOR * a.summary
                 + wb * a.bm25
                 + W_PLATFORM * a.platform
                 + if o.graph_boost {
                     W_GRAPH * a.graph
                 } else {
                     0.0
-                }
-                - if out.uncovered.is_empty() {
-                    0.0
-                } else {
-                    UNCOVERED_PENALTY
                 };
-            (b, fused, a)
+            (b, a)
         })
-        .filter(|(_, _, a)| a.vector > 0.0 || a.bm25 > 0.0)
+        .collect();
+    fused.sort_by(|x, y| y.1.fused.total_cmp(&x.1.fused).then(x.0.cmp(&y.0)));
+    // How far each result stands from the best other one: a clear winner is more
+    // often right than the first of several close calls.
+    let first = fused.first().map_or(0.0, |(_, a)| a.fused);
+    let second = fused.get(1).map_or(0.0, |(_, a)| a.fused);
+    let mut scored: Vec<(u32, f32, Acc)> = fused
+        .into_iter()
+        .enumerate()
+        .map(|(i, (b, a))| {
+            let evidence = Evidence {
+                uncovered: !query.uncovered.is_empty(),
+                unknown: !query.unknown.is_empty(),
+                action_missing: a.action_missing,
+                margin: a.fused - if i == 0 { second } else { first },
+            };
+            (b, calibrated(&s.embedder_id, a.fused, &evidence), a)
+        })
         .collect();
     let order_key: HashMap<u32, f32> = if o.fusion == Fusion::Rrf {
         rrf(&scored)
@@ -271,9 +340,9 @@ pub fn search(
         candidates.iter().take(o.k.max(1)).cloned().collect()
     };
 
-    for (b, fused, a) in picked {
+    for (b, score, a) in picked {
         let meta = &s.bundles[b as usize];
-        let score = calibrated(&s.embedder_id, fused);
+        let fused = a.fused;
         let mut fired = Vec::new();
         if a.vector > 0.2 {
             fired.push("vector".to_string());
@@ -286,6 +355,9 @@ pub fn search(
         }
         if a.platform > 0.0 {
             fired.push("platform".to_string());
+        }
+        if a.action_missing {
+            fired.push("action-missing".to_string());
         }
         fired.extend(
             o.filters
@@ -318,7 +390,10 @@ pub fn search(
             matched: matched_tasks(s, &a),
         });
     }
-    out.no_match = out.bundles.first().is_none_or(|b| b.score < NO_MATCH_BELOW);
+    out.no_match = out
+        .bundles
+        .first()
+        .is_none_or(|b| b.score < no_match_below(&s.embedder_id));
 
     // Docs and keywords use the better of the plain and concept-expanded question.
     let best_cos: Vec<(u32, f32)> = chunk_cos
@@ -482,7 +557,7 @@ fn rank_docs(s: &Snapshot, cos: &[(u32, f32)], bm: &HashMap<u32, f32>) -> Vec<Do
                 heading: d.heading.clone(),
                 trail: d.trail.clone(),
                 url: d.url.clone(),
-                score: calibrated(&s.embedder_id, score),
+                score: calibrated_section(&s.embedder_id, score),
                 snippet: d.text.chars().take(280).collect(),
             })
         })
@@ -518,7 +593,7 @@ fn rank_keywords(s: &Snapshot, cos: &[(u32, f32)], bm: &HashMap<u32, f32>) -> Ve
                 args: k.args.clone(),
                 doc: k.doc.clone(),
                 url: k.url.clone(),
-                score: calibrated(&s.embedder_id, score),
+                score: calibrated_section(&s.embedder_id, score),
             })
         })
         .collect()

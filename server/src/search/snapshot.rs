@@ -6,6 +6,7 @@
 use crate::graph::Graph;
 use crate::index::build::blob_to_vector;
 use crate::index::vectors::VectorIndex;
+use crate::query::{BundleFacts, CorpusVocab, Query};
 use crate::store::StoreError;
 use rusqlite::Connection;
 use std::collections::HashMap;
@@ -38,6 +39,8 @@ pub struct BundleMeta {
     pub source_url: Option<String>,
     /// Chunk index of the bundle's summary chunk.
     pub summary_chunk: Option<u32>,
+    /// When the bundle last changed in git (RFC 3339), when known.
+    pub updated_at: Option<String>,
 }
 
 impl BundleMeta {
@@ -102,12 +105,11 @@ pub struct Snapshot {
     pub docs: HashMap<i64, DocMeta>,
     pub keywords: HashMap<i64, KeywordMeta>,
     pub vectors: VectorIndex,
-    pub vocab: Vec<(String, i64)>,
     pub graph: Graph,
     /// (catalog generation, embedder id, vector count) it was built from.
     pub fingerprint: String,
-    /// Technologies the bundles are about (see `coverage`).
-    pub covered: std::collections::HashSet<&'static str>,
+    /// What the catalog's own words say (see `query::vocab`).
+    pub vocab: CorpusVocab,
 }
 
 fn json_list(s: String) -> Vec<String> {
@@ -115,14 +117,20 @@ fn json_list(s: String) -> Vec<String> {
 }
 
 impl Snapshot {
-    pub fn load(c: &Connection, embedder_id: &str) -> Result<Snapshot, StoreError> {
+    /// `common`: the embedder's whole-word vocabulary, when it has one (it tells a
+    /// name the catalog lacks from an ordinary English word).
+    pub fn load(
+        c: &Connection,
+        embedder_id: &str,
+        common: Option<std::collections::HashSet<String>>,
+    ) -> Result<Snapshot, StoreError> {
         let mut bundles = Vec::new();
         let mut bundle_by_id = HashMap::new();
         let mut bundle_by_key = HashMap::new();
         {
             let mut st = c.prepare(
                 "SELECT b.id, co.name, b.slug, b.display_name, b.description, b.platform, b.access, b.resource_types, b.tags,
-                        b.task_count, b.sli_count, b.source_url
+                        b.task_count, b.sli_count, b.source_url, b.updated_at
                  FROM bundles b JOIN collections co ON co.id = b.collection_id ORDER BY co.name, b.slug",
             )?;
             let rows = st.query_map([], |r| {
@@ -140,6 +148,7 @@ impl Snapshot {
                     sli_count: r.get::<_, i64>(10)? as u32,
                     source_url: r.get(11)?,
                     summary_chunk: None,
+                    updated_at: r.get(12)?,
                 })
             })?;
             for b in rows {
@@ -232,7 +241,6 @@ impl Snapshot {
                 keywords.insert(k.id, k);
             }
         }
-        let vocab = crate::index::fts::vocabulary(c)?;
         let mut words = std::collections::HashSet::new();
         {
             let mut st = c.prepare(
@@ -243,7 +251,7 @@ impl Snapshot {
                 words.extend(crate::index::text::tokens(&t?));
             }
         }
-        let covered = super::coverage::covered(&words);
+        let vocab = corpus_vocab(&bundles, &chunks, &keywords, words, common);
         let graph = Graph::load(c)?;
         let generation = catalog_generation(c)?;
         let fingerprint = format!("{generation}:{embedder_id}:{}", vectors.len());
@@ -263,15 +271,55 @@ impl Snapshot {
             bundle_by_key,
             docs,
             keywords,
-            vocab,
             graph,
             fingerprint,
-            covered,
+            vocab,
         })
     }
 }
 
+/// The catalog's vocabulary from what the snapshot already holds.
+fn corpus_vocab(
+    bundles: &[BundleMeta],
+    chunks: &[ChunkMeta],
+    keywords: &HashMap<i64, KeywordMeta>,
+    words: std::collections::HashSet<String>,
+    common: Option<std::collections::HashSet<String>>,
+) -> CorpusVocab {
+    let mut tasks: Vec<Vec<&str>> = vec![Vec::new(); bundles.len()];
+    for ch in chunks {
+        if let (Some(b), Some(t)) = (ch.bundle, ch.task.as_deref()) {
+            tasks[b as usize].push(t);
+        }
+    }
+    let facts: Vec<BundleFacts> = bundles
+        .iter()
+        .zip(tasks)
+        .map(|(b, tasks)| BundleFacts {
+            display_name: &b.display_name,
+            slug: &b.slug,
+            platform: &b.platform,
+            tags: &b.tags,
+            resource_types: &b.resource_types,
+            tasks,
+        })
+        .collect();
+    let kws: Vec<(&str, &str)> = keywords
+        .values()
+        .map(|k| (k.library.as_str(), k.name.as_str()))
+        .collect();
+    let mut collections: Vec<&str> = bundles.iter().map(|b| b.collection.as_str()).collect();
+    collections.sort();
+    collections.dedup();
+    CorpusVocab::build(&facts, &kws, &collections, words, common)
+}
+
 impl Snapshot {
+    /// Reads a question against this catalog.
+    pub fn understand(&self, text: &str) -> Query {
+        Query::parse(text, &self.vocab)
+    }
+
     pub fn vectors_slot(&self, chunk: u32) -> Option<usize> {
         self.slot_of.get(&chunk).copied()
     }

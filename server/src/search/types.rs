@@ -176,6 +176,9 @@ pub struct SearchResults {
     pub no_match: bool,
     /// Technologies the question names that no indexed bundle covers.
     pub uncovered: Vec<String>,
+    /// Name-like words the catalog never uses.
+    #[serde(default)]
+    pub unknown: Vec<String>,
     pub corrections: Vec<(String, String)>,
     pub entities: Vec<String>,
     pub expansion: Vec<String>,

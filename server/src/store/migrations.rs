@@ -38,6 +38,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "requests",
         sql: include_str!("migrations/0005_requests.sql"),
     },
+    Migration {
+        version: 6,
+        name: "bundle dates",
+        sql: include_str!("migrations/0006_bundle_dates.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;

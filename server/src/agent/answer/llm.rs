@@ -93,8 +93,14 @@ pub async fn write(
     max_iterations: usize,
     sink: &Sink,
 ) -> Result<LlmRun, ClientGone> {
+    let vocabulary = match g.words.vocabulary {
+        crate::query::Vocabulary::Codebundle => "",
+        crate::query::Vocabulary::SkillTemplate => {
+            "\n\nIn your answer call codebundles \"Skill Templates\", tasks \"Tools\", task sets \"Runbooks\" and SLIs \"Monitors\" (the registry's current names)."
+        }
+    };
     let mut messages = vec![Message::system(format!(
-        "{SYSTEM}\n\n{}",
+        "{SYSTEM}\n\n{}{vocabulary}",
         route_instruction(g.route)
     ))];
     if !summary.is_empty() {

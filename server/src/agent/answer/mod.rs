@@ -18,6 +18,12 @@ use std::sync::Arc;
 /// Everything an answer may draw on.
 pub struct Grounding {
     pub question: String,
+    /// The question as read (`query::Query`).
+    pub query: crate::query::Query,
+    /// The words answers use for the registry's parts.
+    pub words: crate::query::Words,
+    /// The indexed collections (catalog answers).
+    pub collections: Vec<app::api::catalog::CollectionStatus>,
     pub category: Category,
     pub route: Route,
     pub rewrite: Rewrite,

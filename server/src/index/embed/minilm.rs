@@ -134,6 +134,19 @@ impl Embedder for MiniLm {
         384
     }
 
+    fn common_words(&self) -> Option<std::collections::HashSet<String>> {
+        // Whole-word pieces of BERT's uncased vocabulary: frequent English words,
+        // rarely product names ("kafka", "velero" and "rabbitmq" are split).
+        Some(
+            self.inner
+                .tokenizer
+                .get_vocab(false)
+                .into_keys()
+                .filter(|w| w.len() > 1 && w.chars().all(|c| c.is_ascii_lowercase()))
+                .collect(),
+        )
+    }
+
     fn embed<'a>(
         &'a self,
         texts: &'a [String],

@@ -39,6 +39,12 @@ pub trait Embedder: Send + Sync {
         texts: &'a [String],
         purpose: Purpose,
     ) -> BoxFuture<'a, Result<Vec<Vec<f32>>, EmbedError>>;
+    /// Common words of the language, when the model knows them (a word-piece
+    /// vocabulary's whole words). Query understanding uses them to tell a name the
+    /// catalog lacks ("velero") from ordinary English.
+    fn common_words(&self) -> Option<std::collections::HashSet<String>> {
+        None
+    }
 }
 
 pub type SharedEmbedder = Arc<dyn Embedder>;

@@ -4,7 +4,7 @@
 use super::super::Grounding;
 use super::super::cite::format as cite;
 use super::text::{access_line, first_tasks, lower_first, sentence, settings_line, task_line};
-use crate::search::NO_MATCH_BELOW;
+use crate::search::no_match_below;
 use std::fmt::Write;
 
 /// Keyword hits at least this relevant are named when a recommended bundle calls them.
@@ -16,7 +16,7 @@ pub(super) fn focused(g: &Grounding) -> String {
         .retrieval
         .bundles
         .iter()
-        .filter(|b| b.score >= NO_MATCH_BELOW)
+        .filter(|b| b.score >= no_match_below(&g.snapshot.embedder_id))
         .take(3)
         .collect();
     let Some(top) = hits.first() else {

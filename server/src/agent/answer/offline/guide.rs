@@ -4,7 +4,7 @@
 use super::super::Grounding;
 use super::super::cite::format as cite;
 use super::text::{platform_name, sentence, title_case};
-use crate::search::NO_MATCH_BELOW;
+use crate::search::no_match_below;
 use std::fmt::Write;
 
 pub(super) fn guide(g: &Grounding) -> String {
@@ -12,7 +12,7 @@ pub(super) fn guide(g: &Grounding) -> String {
         .retrieval
         .bundles
         .iter()
-        .filter(|b| b.score >= NO_MATCH_BELOW * 0.75)
+        .filter(|b| b.score >= no_match_below(&g.snapshot.embedder_id) * 0.75)
         .take(10)
         .collect();
     if hits.is_empty() {

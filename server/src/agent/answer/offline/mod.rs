@@ -4,6 +4,7 @@
 //! whether it changes things, how the results relate, and where to read more.
 
 mod attribute;
+mod catalog;
 mod docs;
 mod focused;
 mod guide;
@@ -16,7 +17,14 @@ use super::{Grounding, Written};
 use crate::agent::classify::Category;
 use crate::agent::plan::Route;
 
+/// The offline answer, in the configured vocabulary.
 pub fn write(g: &Grounding) -> Written {
+    let mut w = write_ours(g);
+    w.text = g.words.apply(&w.text);
+    w
+}
+
+fn write_ours(g: &Grounding) -> Written {
     if g.snapshot.bundles.is_empty() && g.category != Category::Meta {
         return Written {
             text: "The index is empty, so I have no codebundles to recommend yet. Run `registry-chat index` to index a codecollection (the README's start command indexes the bundled sample registry), then ask again.".into(),
@@ -26,6 +34,12 @@ pub fn write(g: &Grounding) -> Written {
     if g.category == Category::Meta {
         return Written {
             text: meta::meta(g),
+            request: None,
+        };
+    }
+    if g.category == Category::Catalog {
+        return Written {
+            text: catalog::catalog(g),
             request: None,
         };
     }

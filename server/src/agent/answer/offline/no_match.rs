@@ -48,7 +48,10 @@ pub(super) fn no_match(g: &Grounding) -> Written {
     );
     // The platform the question names, else the technology nothing covers
     // ("kafka"), which is what the new bundle would target.
-    let platform = crate::search::detect_platform(&g.question)
+    let platform = g
+        .snapshot
+        .understand(&g.question)
+        .platforms
         .wanted
         .first()
         .cloned()

@@ -1,0 +1,396 @@
+//! The hand-written lexicons: general SRE knowledge kept as data files under
+//! `server/lexicon/` (compiled into the binary, so one file still deploys). Each
+//! entry is a whole word or phrase (see `phrase`). What the catalog itself says
+//! (names, tags, which words go with which platform) is not here: it is derived from
+//! the index in `vocab`. A test keeps golden questions out of these files.
+
+use super::phrase::Phrase;
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::LazyLock;
+
+pub const CONCEPTS_TOML: &str = include_str!("../../lexicon/concepts.toml");
+pub const PLATFORMS_TOML: &str = include_str!("../../lexicon/platforms.toml");
+pub const TECHNOLOGIES_TXT: &str = include_str!("../../lexicon/technologies.txt");
+pub const ACTIONS_TOML: &str = include_str!("../../lexicon/actions.toml");
+pub const REGISTRY_TERMS_TOML: &str = include_str!("../../lexicon/registry-terms.toml");
+pub const CONSTRAINTS_TOML: &str = include_str!("../../lexicon/constraints.toml");
+
+/// Everyday phrasing → the mechanism words bundles use.
+#[derive(Debug)]
+pub struct Concept {
+    pub phrases: Vec<Phrase>,
+    pub terms: Vec<String>,
+}
+
+/// A change the user may ask for ("restore", "scale", "rotate").
+#[derive(Debug)]
+pub struct Action {
+    pub name: String,
+    pub forms: Vec<Phrase>,
+}
+
+/// What the registry calls its parts, in both vocabularies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Codebundle,
+    Task,
+    Taskset,
+    Sli,
+    Collection,
+}
+
+impl Role {
+    fn parse(s: &str) -> Option<Role> {
+        Some(match s {
+            "codebundle" => Role::Codebundle,
+            "task" => Role::Task,
+            "taskset" => Role::Taskset,
+            "sli" => Role::Sli,
+            "collection" => Role::Collection,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug)]
+pub struct RoleWords {
+    pub role: Role,
+    pub phrases: Vec<Phrase>,
+}
+
+#[derive(Debug)]
+pub struct Lexicon {
+    pub concepts: Vec<Concept>,
+    /// (cue, platform) — general names of the four major platforms' products.
+    pub platform_cues: Vec<(Phrase, String)>,
+    /// Managed Kubernetes names (AKS, EKS, GKE) → their cloud; they mean both.
+    pub managed_kubernetes: HashMap<String, String>,
+    pub technologies: HashSet<String>,
+    pub actions: Vec<Action>,
+    pub roles: Vec<RoleWords>,
+    /// Display words per vocabulary (`ours`, `theirs`) and role: (singular, plural).
+    pub display: BTreeMap<String, BTreeMap<String, (String, String)>>,
+    pub read_only: Vec<Phrase>,
+    pub read_write: Vec<Phrase>,
+}
+
+#[derive(Deserialize)]
+struct ConceptsFile {
+    concept: Vec<ConceptRow>,
+}
+#[derive(Deserialize)]
+struct ConceptRow {
+    phrases: Vec<String>,
+    terms: String,
+}
+#[derive(Deserialize)]
+struct PlatformsFile {
+    platform: Vec<PlatformRow>,
+    #[serde(default)]
+    managed_kubernetes: HashMap<String, String>,
+}
+#[derive(Deserialize)]
+struct PlatformRow {
+    name: String,
+    cues: Vec<String>,
+}
+#[derive(Deserialize)]
+struct ActionsFile {
+    action: Vec<ActionRow>,
+}
+#[derive(Deserialize)]
+struct ActionRow {
+    name: String,
+    forms: Vec<String>,
+}
+#[derive(Deserialize)]
+struct TermsFile {
+    role: Vec<RoleRow>,
+    #[serde(default)]
+    display: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+}
+#[derive(Deserialize)]
+struct RoleRow {
+    name: String,
+    #[serde(default)]
+    ours: Vec<String>,
+    #[serde(default)]
+    theirs: Vec<String>,
+}
+#[derive(Deserialize)]
+struct ConstraintsFile {
+    read_only: Vec<String>,
+    read_write: Vec<String>,
+}
+
+fn phrases(list: &[String]) -> Vec<Phrase> {
+    list.iter()
+        .map(|p| Phrase::new(p))
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+impl Lexicon {
+    pub fn parse() -> Result<Lexicon, String> {
+        let concepts: ConceptsFile =
+            toml::from_str(CONCEPTS_TOML).map_err(|e| format!("concepts.toml: {e}"))?;
+        let platforms: PlatformsFile =
+            toml::from_str(PLATFORMS_TOML).map_err(|e| format!("platforms.toml: {e}"))?;
+        let actions: ActionsFile =
+            toml::from_str(ACTIONS_TOML).map_err(|e| format!("actions.toml: {e}"))?;
+        let terms: TermsFile =
+            toml::from_str(REGISTRY_TERMS_TOML).map_err(|e| format!("registry-terms.toml: {e}"))?;
+        let constraints: ConstraintsFile =
+            toml::from_str(CONSTRAINTS_TOML).map_err(|e| format!("constraints.toml: {e}"))?;
+        let mut roles = Vec::new();
+        for r in terms.role {
+            let role = Role::parse(&r.name).ok_or_else(|| format!("unknown role {}", r.name))?;
+            let mut all = r.ours;
+            all.extend(r.theirs);
+            roles.push(RoleWords {
+                role,
+                phrases: phrases(&all),
+            });
+        }
+        // Longest phrases first, so "skill template" wins over "template".
+        for r in &mut roles {
+            r.phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        }
+        let display = terms
+            .display
+            .into_iter()
+            .map(|(vocab, roles)| {
+                let roles = roles
+                    .into_iter()
+                    .filter_map(|(role, w)| {
+                        let one = w.first()?.clone();
+                        let many = w.get(1).cloned().unwrap_or_else(|| format!("{one}s"));
+                        Some((role, (one, many)))
+                    })
+                    .collect();
+                (vocab, roles)
+            })
+            .collect();
+        Ok(Lexicon {
+            concepts: concepts
+                .concept
+                .into_iter()
+                .map(|c| Concept {
+                    phrases: phrases(&c.phrases),
+                    terms: c.terms.split_whitespace().map(str::to_lowercase).collect(),
+                })
+                .collect(),
+            platform_cues: platforms
+                .platform
+                .iter()
+                .flat_map(|p| {
+                    p.cues
+                        .iter()
+                        .map(move |c| (Phrase::new(c), p.name.to_lowercase()))
+                })
+                .filter(|(p, _)| !p.is_empty())
+                .collect(),
+            managed_kubernetes: platforms
+                .managed_kubernetes
+                .into_iter()
+                .map(|(k, v)| (k.to_lowercase(), v.to_lowercase()))
+                .collect(),
+            technologies: TECHNOLOGIES_TXT
+                .lines()
+                .map(|l| l.split('#').next().unwrap_or("").trim().to_lowercase())
+                .filter(|l| !l.is_empty())
+                .collect(),
+            actions: actions
+                .action
+                .into_iter()
+                .map(|a| Action {
+                    name: a.name,
+                    forms: phrases(&a.forms),
+                })
+                .collect(),
+            roles,
+            display,
+            read_only: phrases(&constraints.read_only),
+            read_write: phrases(&constraints.read_write),
+        })
+    }
+
+    /// Every phrasing the lexicons match (concepts, actions, constraints), for the
+    /// provenance test. Product names (platform cues, technologies) and the
+    /// registry's own role names are names, not phrasings, and are not included.
+    pub fn phrasings(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for c in &self.concepts {
+            out.extend(c.phrases.iter().map(|p| p.text.as_str()));
+        }
+        for a in &self.actions {
+            out.extend(a.forms.iter().map(|p| p.text.as_str()));
+        }
+        out.extend(self.read_only.iter().map(|p| p.text.as_str()));
+        out.extend(self.read_write.iter().map(|p| p.text.as_str()));
+        out
+    }
+}
+
+/// The bundled lexicons, parsed once (a unit test proves they parse).
+pub static LEXICON: LazyLock<Lexicon> =
+    LazyLock::new(|| Lexicon::parse().expect("the bundled lexicons are valid"));
+
+/// Which words answers and the UI use for the registry's parts: ours (codebundle,
+/// task, runbook, SLI) or RunWhen's since 2026 (Skill Template, Tool, Runbook,
+/// Monitor). Questions are understood in both either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Vocabulary {
+    #[default]
+    Codebundle,
+    SkillTemplate,
+}
+
+impl Vocabulary {
+    pub fn parse(s: &str) -> Option<Vocabulary> {
+        match s.trim().to_lowercase().replace('_', "-").as_str() {
+            "codebundle" | "ours" => Some(Vocabulary::Codebundle),
+            "skill-template" | "runwhen" => Some(Vocabulary::SkillTemplate),
+            _ => None,
+        }
+    }
+
+    fn key(self) -> &'static str {
+        match self {
+            Vocabulary::Codebundle => "ours",
+            Vocabulary::SkillTemplate => "theirs",
+        }
+    }
+}
+
+/// The display words of one vocabulary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Words {
+    pub vocabulary: Vocabulary,
+}
+
+impl Words {
+    pub fn new(vocabulary: Vocabulary) -> Words {
+        Words { vocabulary }
+    }
+
+    fn pair(&self, role: Role) -> (String, String) {
+        let name = match role {
+            Role::Codebundle => "codebundle",
+            Role::Task => "task",
+            Role::Taskset => "taskset",
+            Role::Sli => "sli",
+            Role::Collection => "collection",
+        };
+        LEXICON
+            .display
+            .get(self.vocabulary.key())
+            .and_then(|m| m.get(name))
+            .cloned()
+            .unwrap_or_else(|| (name.to_string(), format!("{name}s")))
+    }
+
+    pub fn singular(&self, role: Role) -> String {
+        self.pair(role).0
+    }
+
+    pub fn plural(&self, role: Role) -> String {
+        self.pair(role).1
+    }
+
+    /// Singular for one, plural otherwise.
+    pub fn count(&self, role: Role, n: usize) -> String {
+        if n == 1 {
+            self.singular(role)
+        } else {
+            self.plural(role)
+        }
+    }
+
+    pub fn singular_title(&self, role: Role) -> String {
+        title(&self.singular(role))
+    }
+
+    pub fn plural_title(&self, role: Role) -> String {
+        title(&self.plural(role))
+    }
+
+    /// Rewrites our words into this vocabulary in prose written with ours (the
+    /// offline answers): whole words only, never inside code spans or links.
+    pub fn apply(&self, text: &str) -> String {
+        if self.vocabulary == Vocabulary::Codebundle {
+            return text.to_string();
+        }
+        let ours = Words::new(Vocabulary::Codebundle);
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        for role in [
+            Role::Codebundle,
+            Role::Task,
+            Role::Taskset,
+            Role::Sli,
+            Role::Collection,
+        ] {
+            let (a1, a2) = ours.pair(role);
+            let (b1, b2) = self.pair(role);
+            pairs.push((a2.clone(), b2.clone()));
+            pairs.push((a1.clone(), b1.clone()));
+            pairs.push((title(&a2), title(&b2)));
+            pairs.push((title(&a1), title(&b1)));
+        }
+        let mut out = String::with_capacity(text.len());
+        // Outside `code` and (link targets), word by word.
+        let mut in_code = false;
+        let mut in_target = false;
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut String| {
+            if !word.is_empty() {
+                let w = pairs
+                    .iter()
+                    .find(|(a, _)| a == word)
+                    .map(|(_, b)| b.clone())
+                    .unwrap_or_else(|| word.clone());
+                out.push_str(&w);
+                word.clear();
+            }
+        };
+        let mut prev = ' ';
+        for ch in text.chars() {
+            if in_code || in_target {
+                out.push(ch);
+                if in_code && ch == '`' {
+                    in_code = false;
+                }
+                if in_target && ch == ')' {
+                    in_target = false;
+                }
+                prev = ch;
+                continue;
+            }
+            if ch.is_alphanumeric() || ch == '-' && !word.is_empty() {
+                word.push(ch);
+            } else {
+                flush(&mut word, &mut out);
+                if ch == '`' {
+                    in_code = true;
+                } else if ch == '(' && prev == ']' {
+                    in_target = true;
+                }
+                out.push(ch);
+            }
+            prev = ch;
+        }
+        flush(&mut word, &mut out);
+        out
+    }
+}
+
+fn title(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

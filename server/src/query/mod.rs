@@ -1,0 +1,270 @@
+//! Query understanding: the question is read once into a [`Query`] that every stage
+//! uses — classify, rewrite, plan, search, coverage and the answer writers — instead
+//! of each re-tokenising the text its own way.
+//!
+//! What it finds: the words and their stems, spelling corrections towards the
+//! catalog's words, the registry's role words in either vocabulary ("skill template",
+//! "monitor"), the mechanism terms the concept lexicon adds, the platform intent,
+//! technologies (covered or not), words the catalog never uses, resource kinds,
+//! catalog names (bundles, keywords, libraries, collections), an access constraint
+//! and the changes the user asks to have performed.
+
+pub mod lexicon;
+pub mod phrase;
+pub mod platform;
+pub mod vocab;
+
+pub use lexicon::{LEXICON, Lexicon, Role, Vocabulary, Words};
+pub use platform::{PlatformIntent, prior as platform_prior};
+pub use vocab::{BundleFacts, CorpusVocab, MAJOR_PLATFORMS, NameKind, NameRef};
+
+use crate::index::text::is_stopword;
+use phrase::Phrase;
+use serde::Serialize;
+use std::sync::LazyLock;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Access {
+    ReadOnly,
+    ReadWrite,
+}
+
+impl Access {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::ReadOnly => "read-only",
+            Access::ReadWrite => "read-write",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Query {
+    pub text: String,
+    /// Lower-case words, spelling-corrected towards the catalog.
+    pub words: Vec<String>,
+    pub stems: Vec<String>,
+    /// (as typed, corrected)
+    pub corrections: Vec<(String, String)>,
+    /// Content words for keyword search: no stopwords, no role words.
+    pub terms: Vec<String>,
+    /// Mechanism terms from the concept lexicon ("padlock" → tls certificate).
+    pub concepts: Vec<String>,
+    pub platforms: PlatformIntent,
+    /// Technologies named that the catalog covers / does not cover.
+    pub technologies: Vec<String>,
+    pub uncovered: Vec<String>,
+    /// Name-like words (not common English) the catalog never uses.
+    pub unknown: Vec<String>,
+    pub resource_kinds: Vec<String>,
+    pub names: Vec<NameRef>,
+    pub access: Option<Access>,
+    /// Changes the user asks to have done ("restore", "scale"), by action name.
+    pub actions: Vec<String>,
+    pub roles: Vec<Role>,
+}
+
+/// Words that put a verb in request position: "how do i restore", "please scale".
+static REQUEST_LEADS: LazyLock<Vec<Phrase>> = LazyLock::new(|| {
+    [
+        "how do i",
+        "how can i",
+        "how to",
+        "how would i",
+        "can you",
+        "could you",
+        "please",
+        "need to",
+        "want to",
+        "have to",
+        "help me",
+        "i need",
+        "lets",
+        "let s",
+        "go",
+        "then",
+        "and",
+    ]
+    .iter()
+    .map(|p| Phrase::new(p))
+    .collect()
+});
+
+/// Read-only said in a sentence rather than a phrase: a negated change verb
+/// ("never changes anything", "won't modify") or the fewest rights ("minimal
+/// permissions", "least privileges").
+static READ_ONLY_GRAMMAR: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"\b(never|not|don'?t|doesn'?t|won'?t|without|no) (\w+ )?(chang|modif|writ|touch|mutat|alter)\w*|\b(minimal|minimum|least|lowest|fewest|limited) (\w+ )?(permissions?|privileges?|rights|access)\b",
+    )
+    .expect("valid pattern")
+});
+
+impl Query {
+    /// Reads `text` against the bundled lexicons and the catalog's vocabulary.
+    pub fn parse(text: &str, vocab: &CorpusVocab) -> Query {
+        Query::parse_with(text, &LEXICON, vocab)
+    }
+
+    pub fn parse_with(text: &str, lex: &Lexicon, vocab: &CorpusVocab) -> Query {
+        let raw = phrase::words(text);
+        let mut q = Query {
+            text: text.to_string(),
+            ..Default::default()
+        };
+        let has_vocab = !vocab.words.is_empty();
+        for w in &raw {
+            let fix = (has_vocab
+                && w.len() >= 5
+                && w.chars().all(|c| c.is_ascii_alphabetic())
+                && !is_stopword(w)
+                && !vocab.knows(w)
+                && !vocab.is_common(w)
+                && !lex.technologies.contains(w))
+            .then(|| vocab.correct(w))
+            .flatten();
+            match fix {
+                Some(c) => {
+                    q.corrections.push((w.clone(), c.to_string()));
+                    q.words.push(c.to_string());
+                }
+                None => q.words.push(w.clone()),
+            }
+        }
+        q.stems = phrase::stems(&q.words);
+
+        // Role words, longest phrase first; their positions are not content.
+        let mut role_pos = vec![false; q.words.len()];
+        for r in &lex.roles {
+            for p in &r.phrases {
+                let mut from = 0;
+                while let Some(i) = p.find(&q.stems[from..]).map(|i| i + from) {
+                    if role_pos[i..i + p.len()].iter().all(|x| !x) {
+                        role_pos[i..i + p.len()].iter_mut().for_each(|x| *x = true);
+                        if !q.roles.contains(&r.role) {
+                            q.roles.push(r.role);
+                        }
+                    }
+                    from = i + 1;
+                }
+            }
+        }
+        let content: Vec<String> = q
+            .words
+            .iter()
+            .zip(&role_pos)
+            .filter(|(_, r)| !**r)
+            .map(|(w, _)| w.clone())
+            .collect();
+        q.terms = crate::index::text::query_terms(&content.join(" "));
+
+        for c in &lex.concepts {
+            if c.phrases.iter().any(|p| p.matches(&q.stems)) {
+                for t in &c.terms {
+                    if !q.concepts.contains(t) {
+                        q.concepts.push(t.clone());
+                    }
+                }
+            }
+        }
+        q.platforms = platform::detect(&q.words, &q.stems, lex, vocab);
+
+        for w in &q.words {
+            if lex.technologies.contains(w) {
+                let list = if !has_vocab || vocab.knows(w) {
+                    &mut q.technologies
+                } else {
+                    &mut q.uncovered
+                };
+                if !list.contains(w) {
+                    list.push(w.clone());
+                }
+            } else if has_vocab
+                && vocab.common.is_some()
+                && w.len() >= 4
+                && w.chars().all(|c| c.is_ascii_alphabetic())
+                && !is_stopword(w)
+                && !vocab.knows(w)
+                && !vocab.is_common(w)
+                && !q.unknown.contains(w)
+            {
+                q.unknown.push(w.clone());
+            }
+        }
+        for s in &q.stems {
+            if vocab.resource_stems.contains(s)
+                && !MAJOR_PLATFORMS.contains(&s.as_str())
+                && !q.resource_kinds.contains(s)
+            {
+                q.resource_kinds.push(s.clone());
+            }
+        }
+        for (p, name) in &vocab.names {
+            if p.matches(&q.stems) && !q.names.contains(name) {
+                q.names.push(name.clone());
+            }
+        }
+        q.access = if lex.read_only.iter().any(|p| p.matches(&q.stems))
+            || READ_ONLY_GRAMMAR.is_match(&q.text.to_lowercase())
+        {
+            Some(Access::ReadOnly)
+        } else if lex.read_write.iter().any(|p| p.matches(&q.stems)) {
+            Some(Access::ReadWrite)
+        } else {
+            None
+        };
+        q.actions = requested_actions(&q.words, &q.stems, lex);
+        q
+    }
+
+    /// Terms for keyword search: content terms, then the concept terms.
+    pub fn keyword_terms(&self) -> Vec<String> {
+        let mut out = self.terms.clone();
+        for t in &self.concepts {
+            if !out.contains(t) {
+                out.push(t.clone());
+            }
+        }
+        out
+    }
+
+    /// The text to embed with the concept terms added (None when there are none).
+    pub fn expanded_text(&self) -> Option<String> {
+        (!self.concepts.is_empty()).then(|| format!("{} ({})", self.text, self.concepts.join(" ")))
+    }
+
+    /// Does the question ask about one of the registry's roles (either vocabulary)?
+    pub fn mentions(&self, role: Role) -> bool {
+        self.roles.contains(&role)
+    }
+}
+
+/// Actions in request position: at the start of the question or a clause, or after
+/// "how do i", "can you", "need to" … "pods keep restarting" describes a symptom;
+/// "restart the pods" and "how do i restart them" ask for a change.
+fn requested_actions(words: &[String], stems: &[String], lex: &Lexicon) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in &lex.actions {
+        for f in &a.forms {
+            let mut from = 0;
+            while let Some(i) = f.find(&stems[from..]).map(|i| i + from) {
+                // Only the base form asks ("restore", not "restored" or "restoring").
+                let base = words[i] == f.text.split_whitespace().next().unwrap_or("");
+                let lead = i == 0
+                    || REQUEST_LEADS
+                        .iter()
+                        .any(|l| i >= l.len() && l.find(&stems[i - l.len()..i]) == Some(0))
+                    || (i >= 1 && matches!(words[i - 1].as_str(), "i" | "we" | "to" | "me"));
+                if base && lead && !out.contains(&a.name) {
+                    out.push(a.name.clone());
+                }
+                from = i + 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,258 @@
+use super::*;
+use std::collections::HashSet;
+
+fn vocab() -> CorpusVocab {
+    let tags = vec!["kubernetes".to_string()];
+    let aks_tags = vec!["azure".to_string(), "aks".to_string()];
+    let node = vec!["aws".to_string(), "eks".to_string()];
+    let none: Vec<String> = Vec::new();
+    let bundles = vec![
+        BundleFacts {
+            display_name: "Kubernetes Namespace Healthcheck",
+            slug: "k8s-namespace-healthcheck",
+            platform: "kubernetes",
+            tags: &tags,
+            resource_types: &none,
+            tasks: vec![
+                "Inspect Container Restarts In Namespace",
+                "Restart Deployment",
+                "List Eviction Events",
+            ],
+        },
+        BundleFacts {
+            display_name: "Kubernetes Pod Restarts",
+            slug: "k8s-pod-restarts",
+            platform: "kubernetes",
+            tags: &tags,
+            resource_types: &none,
+            tasks: vec!["List Pods With Restarts"],
+        },
+        BundleFacts {
+            display_name: "Kubernetes Pod Logs",
+            slug: "k8s-pod-logs",
+            platform: "kubernetes",
+            tags: &tags,
+            resource_types: &none,
+            tasks: vec!["Fetch Pod Logs", "Check Kubelet Eviction"],
+        },
+        BundleFacts {
+            display_name: "Kubernetes Node Pressure",
+            slug: "k8s-node-pressure",
+            platform: "kubernetes",
+            tags: &tags,
+            resource_types: &none,
+            tasks: vec!["Check Kubelet Pressure", "Check Kubelet Eviction"],
+        },
+        BundleFacts {
+            display_name: "Azure AKS Triage",
+            slug: "azure-aks-triage",
+            platform: "azure",
+            tags: &aks_tags,
+            resource_types: &none,
+            tasks: vec!["Check Node Pool Cost"],
+        },
+        BundleFacts {
+            display_name: "AWS EKS Nodegroup Health",
+            slug: "aws-eks-nodegroup-health",
+            platform: "aws",
+            tags: &node,
+            resource_types: &none,
+            tasks: vec!["Check Nodegroup"],
+        },
+    ];
+    let words: HashSet<String> = ["postgres", "database", "replica"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let common: HashSet<String> = ["weather", "sunday", "closed", "library", "cluster"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    CorpusVocab::build(
+        &bundles,
+        &[("RW.CLI", "Run Bash File")],
+        &["rw-cli-codecollection"],
+        words,
+        Some(common),
+    )
+}
+
+#[test]
+fn the_bundled_lexicons_parse() {
+    let lex = Lexicon::parse().unwrap();
+    assert!(lex.concepts.len() > 20);
+    assert!(!lex.technologies.is_empty() && !lex.actions.is_empty());
+    assert!(lex.display.contains_key("ours") && lex.display.contains_key("theirs"));
+}
+
+#[test]
+fn whole_words_never_substrings() {
+    let v = vocab();
+    let q = Query::parse("this has been broken for weeks", &v);
+    assert!(q.platforms.wanted.is_empty(), "{:?}", q.platforms);
+    let q = Query::parse("memory leaks in the room", &v);
+    assert!(!q.platforms.wanted.contains(&"azure".to_string()));
+}
+
+#[test]
+fn managed_kubernetes_means_both() {
+    let v = vocab();
+    let q = Query::parse("our aks cluster looks degraded", &v);
+    assert!(q.platforms.wanted.contains(&"azure".to_string()));
+    assert!(q.platforms.wanted.contains(&"kubernetes".to_string()));
+    assert_eq!(platform_prior(&q.platforms, "kubernetes"), 1.0);
+    assert_eq!(platform_prior(&q.platforms, "aws"), -1.0);
+}
+
+#[test]
+fn corpus_words_imply_a_platform() {
+    let v = vocab();
+    // "eviction" is only used by Kubernetes bundles in this catalog (and is no
+    // platform name in the lexicon).
+    let q = Query::parse("lots of eviction lately, where do i look", &v);
+    assert_eq!(q.platforms.wanted, vec!["kubernetes".to_string()]);
+    assert_eq!(q.platforms.source, "corpus");
+}
+
+#[test]
+fn role_words_in_both_vocabularies_are_not_content() {
+    let v = vocab();
+    let q = Query::parse(
+        "which other tools come with the recommended skill template?",
+        &v,
+    );
+    assert!(
+        q.mentions(Role::Task) && q.mentions(Role::Codebundle),
+        "{:?}",
+        q.roles
+    );
+    assert!(
+        !q.terms
+            .iter()
+            .any(|t| t == "tools" || t == "skill" || t == "template")
+    );
+    let q = Query::parse("is there a monitor for cert expiry", &v);
+    assert!(q.mentions(Role::Sli));
+}
+
+#[test]
+fn actions_only_in_request_position() {
+    let v = vocab();
+    assert!(Query::parse("pods keep restarting", &v).actions.is_empty());
+    assert_eq!(
+        Query::parse("restore the prod database from last night", &v).actions,
+        vec!["restore".to_string()]
+    );
+    assert!(
+        Query::parse("how do i scale the node group to 10", &v)
+            .actions
+            .contains(&"scale".to_string())
+    );
+}
+
+#[test]
+fn coverage_typos_and_names() {
+    let v = vocab();
+    let q = Query::parse("kafka consumer lag keeps growing", &v);
+    assert_eq!(q.uncovered, vec!["kafka".to_string()]);
+    let q = Query::parse("postgres replica is behind", &v);
+    assert!(q.uncovered.is_empty() && q.technologies.contains(&"postgres".to_string()));
+    let q = Query::parse("the namespase is unhealthy", &v);
+    assert_eq!(
+        q.corrections,
+        vec![("namespase".into(), "namespace".into())]
+    );
+    let q = Query::parse("our frobnicator widget broke", &v);
+    assert!(
+        q.unknown.contains(&"frobnicator".to_string()),
+        "{:?}",
+        q.unknown
+    );
+    let q = Query::parse("how do I call run bash file from rw.cli", &v);
+    assert!(q.names.iter().any(|n| n.kind == NameKind::Keyword));
+    assert!(q.names.iter().any(|n| n.kind == NameKind::Library));
+    assert_eq!(
+        Query::parse("read-only checks please", &v).access,
+        Some(Access::ReadOnly)
+    );
+}
+
+/// Lexicons are general knowledge or derived from the corpus, never copied from the
+/// golden questions: a phrasing of two or more words (concepts, actions,
+/// constraints) that occurs word for word in a golden question must also occur in
+/// the sample registry's own text (then it is the registry's vocabulary, not the
+/// question's). Single words are vocabulary; product names and role names are names.
+#[test]
+fn no_golden_question_text_in_the_lexicons() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut questions: Vec<(String, Vec<String>)> = Vec::new();
+    for entry in std::fs::read_dir(root.join("samples/golden")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            for line in std::fs::read_to_string(&path).unwrap().lines() {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                    let id = v["id"].as_str().unwrap_or("").to_string();
+                    questions.push((id, phrase::words(v["question"].as_str().unwrap_or(""))));
+                }
+            }
+        }
+    }
+    assert!(questions.len() > 100, "golden sets found");
+    let mut corpus = String::new();
+    for dir in ["samples/collections", "samples/docs"] {
+        collect_text(&root.join(dir), &mut corpus);
+    }
+    let corpus_words = phrase::words(&corpus);
+    let contains = |hay: &[String], needle: &[String]| {
+        needle.len() <= hay.len() && hay.windows(needle.len()).any(|w| w == needle)
+    };
+    let lex = Lexicon::parse().unwrap();
+    let mut copied = Vec::new();
+    for p in lex.phrasings() {
+        let words = phrase::words(p);
+        if words.len() < 2 {
+            continue;
+        }
+        if let Some((id, _)) = questions.iter().find(|(_, q)| contains(q, &words))
+            && !contains(&corpus_words, &words)
+        {
+            copied.push(format!("{p:?} (golden {id})"));
+        }
+    }
+    assert!(
+        copied.is_empty(),
+        "lexicon phrases found in golden questions: {copied:?}"
+    );
+}
+
+fn collect_text(dir: &std::path::Path, out: &mut String) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_text(&p, out);
+        } else if let Ok(t) = std::fs::read_to_string(&p) {
+            out.push_str(&t);
+            out.push('\n');
+        }
+    }
+}
+
+#[test]
+fn answers_speak_either_vocabulary() {
+    let theirs = Words::new(Vocabulary::SkillTemplate);
+    assert_eq!(theirs.plural(Role::Codebundle), "Skill Templates");
+    assert_eq!(theirs.count(Role::Sli, 1), "Monitor");
+    assert_eq!(
+        theirs.apply("This codebundle has 3 tasks and 1 SLI; see `codebundles/x` and [the task](http://h/task)."),
+        "This Skill Template has 3 Tools and 1 Monitor; see `codebundles/x` and [the Tool](http://h/task)."
+    );
+    let ours = Words::new(Vocabulary::Codebundle);
+    assert_eq!(ours.apply("3 tasks"), "3 tasks");
+    assert_eq!(
+        Vocabulary::parse("skill-template"),
+        Some(Vocabulary::SkillTemplate)
+    );
+}

@@ -1,0 +1,223 @@
+//! What the indexed catalog itself says, derived at every snapshot load: the words it
+//! uses (for typo correction and coverage), which words go with one platform (the
+//! registry's own vocabulary: if every bundle that says "nodegroup" is an AWS bundle,
+//! a question saying it is about AWS), the names of its bundles, keywords, libraries
+//! and collections, its resource kinds and the actions its tasks perform.
+
+use super::phrase::{Phrase, stem, stems, words};
+use std::collections::{HashMap, HashSet};
+
+/// Platforms that contradict one another (a result on one is wrong for a question
+/// about another).
+pub const MAJOR_PLATFORMS: &[&str] = &["kubernetes", "aws", "azure", "gcp"];
+
+/// The facts of one bundle the vocabulary is built from.
+pub struct BundleFacts<'a> {
+    pub display_name: &'a str,
+    pub slug: &'a str,
+    pub platform: &'a str,
+    pub tags: &'a [String],
+    pub resource_types: &'a [String],
+    pub tasks: Vec<&'a str>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NameKind {
+    Bundle,
+    Keyword,
+    Library,
+    Collection,
+}
+
+/// A catalog name the question mentions.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct NameRef {
+    pub kind: NameKind,
+    /// Bundle key, `Library.Keyword`, library or collection name.
+    pub id: String,
+}
+
+/// Below this many bundles a word says nothing reliable about a platform.
+const PLATFORM_MIN_BUNDLES: usize = 3;
+/// Share of those bundles that must be on one platform.
+const PLATFORM_MIN_SHARE: f32 = 0.9;
+
+#[derive(Default)]
+pub struct CorpusVocab {
+    /// Every word of the catalog's text, lower-case.
+    pub words: HashSet<String>,
+    pub stems: HashSet<String>,
+    /// Words sorted for typo correction, with how many bundles use them.
+    pub spelling: Vec<(String, u32)>,
+    /// stem → the one major platform its bundles are on.
+    pub platform_of: HashMap<String, String>,
+    pub names: Vec<(Phrase, NameRef)>,
+    pub resource_stems: HashSet<String>,
+    /// Per bundle (snapshot order): stems of its task and SLI names.
+    pub bundle_task_stems: Vec<HashSet<String>>,
+    /// Common English words (the embedder's whole-word vocabulary), when known.
+    pub common: Option<HashSet<String>>,
+}
+
+impl CorpusVocab {
+    pub fn build(
+        bundles: &[BundleFacts],
+        keywords: &[(&str, &str)],
+        collections: &[&str],
+        text_words: HashSet<String>,
+        common: Option<HashSet<String>>,
+    ) -> CorpusVocab {
+        let mut v = CorpusVocab {
+            common,
+            ..Default::default()
+        };
+        let mut df: HashMap<String, u32> = HashMap::new();
+        let mut by_platform: HashMap<String, HashMap<&str, usize>> = HashMap::new();
+        for b in bundles {
+            let mut own: Vec<String> = words(b.display_name);
+            own.extend(words(b.slug));
+            for t in b.tags.iter().chain(b.resource_types) {
+                own.extend(words(t));
+            }
+            let mut task_stems = HashSet::new();
+            for t in &b.tasks {
+                let w = words(t);
+                task_stems.extend(stems(&w));
+                own.extend(w);
+            }
+            for r in b.resource_types {
+                v.resource_stems.extend(stems(&words(r)));
+            }
+            let unique: HashSet<String> = own.into_iter().collect();
+            for w in &unique {
+                *df.entry(w.clone()).or_default() += 1;
+            }
+            let unique_stems: HashSet<String> = unique.iter().map(|w| stem(w)).collect();
+            for s in unique_stems {
+                *by_platform
+                    .entry(s)
+                    .or_default()
+                    .entry(b.platform)
+                    .or_default() += 1;
+            }
+            v.bundle_task_stems.push(task_stems);
+            for name in [b.display_name, b.slug] {
+                let p = Phrase::new(name);
+                if p.len() >= 2 {
+                    v.names.push((
+                        p,
+                        NameRef {
+                            kind: NameKind::Bundle,
+                            id: b.slug.to_string(),
+                        },
+                    ));
+                }
+            }
+        }
+        for (stem, counts) in by_platform {
+            let total: usize = counts.values().sum();
+            if total < PLATFORM_MIN_BUNDLES {
+                continue;
+            }
+            if let Some((p, n)) = counts.iter().max_by_key(|(_, n)| **n)
+                && MAJOR_PLATFORMS.contains(p)
+                && *n as f32 >= PLATFORM_MIN_SHARE * total as f32
+            {
+                v.platform_of.insert(stem, p.to_string());
+            }
+        }
+        let mut libraries: HashSet<&str> = HashSet::new();
+        for (library, name) in keywords {
+            libraries.insert(library);
+            let p = Phrase::new(name);
+            // A keyword is named only by a distinctive name: three words or more,
+            // or two when one is not everyday English ("Run Cli" yes, "Health
+            // Check" no, or every question about health checks would be about it).
+            let w = words(name);
+            let distinctive = w.len() >= 3
+                || (w.len() == 2
+                    && v.common
+                        .as_ref()
+                        .is_some_and(|c| w.iter().any(|x| !c.contains(x))));
+            if distinctive {
+                v.names.push((
+                    p,
+                    NameRef {
+                        kind: NameKind::Keyword,
+                        id: format!("{library}.{name}"),
+                    },
+                ));
+            }
+        }
+        // Libraries by their dotted names only ("RW.CLI"): a library called "Azure"
+        // must not turn every Azure question into a library question.
+        for l in libraries.into_iter().filter(|l| l.contains('.')) {
+            v.names.push((
+                Phrase::new(l),
+                NameRef {
+                    kind: NameKind::Library,
+                    id: l.to_string(),
+                },
+            ));
+        }
+        for c in collections {
+            v.names.push((
+                Phrase::new(c),
+                NameRef {
+                    kind: NameKind::Collection,
+                    id: c.to_string(),
+                },
+            ));
+        }
+        v.names.retain(|(p, _)| !p.is_empty());
+        for w in text_words {
+            df.entry(w).or_insert(0);
+        }
+        v.stems = df.keys().map(|w| stem(w)).collect();
+        v.words = df.keys().cloned().collect();
+        // Only the words bundles are named and tagged with are corrected towards:
+        // cheap enough for every question, and the words that matter for ranking.
+        let mut spelling: Vec<(String, u32)> = df.into_iter().filter(|(_, n)| *n > 0).collect();
+        spelling.sort();
+        v.spelling = spelling;
+        v
+    }
+
+    /// Does the catalog use this word (or a word with its stem)?
+    pub fn knows(&self, word: &str) -> bool {
+        self.words.contains(word) || self.stems.contains(&stem(word))
+    }
+
+    /// An ordinary English word, inflected or not ("nagging", "respawned").
+    pub fn is_common(&self, word: &str) -> bool {
+        let Some(c) = self.common.as_ref() else {
+            return false;
+        };
+        c.contains(word)
+            || c.contains(&stem(word))
+            || ["ing", "ed", "es", "s", "er"].iter().any(|suffix| {
+                word.strip_suffix(suffix).is_some_and(|w| {
+                    w.len() >= 3 && (c.contains(w) || c.contains(&format!("{w}e")))
+                })
+            })
+    }
+
+    /// The closest catalog word within a length-dependent edit budget, preferring
+    /// words more bundles use.
+    pub fn correct(&self, word: &str) -> Option<&str> {
+        use crate::index::text::{edit_distance, typo_budget};
+        let budget = typo_budget(word.chars().count());
+        if budget == 0 {
+            return None;
+        }
+        self.spelling
+            .iter()
+            .filter(|(w, _)| w.len() >= 4 && !w.chars().all(|c| c.is_ascii_digit()))
+            .filter_map(|(w, df)| {
+                edit_distance(word, w, budget).map(|d| (d, std::cmp::Reverse(*df), w.as_str()))
+            })
+            .min()
+            .map(|(_, _, w)| w)
+    }
+}

@@ -1,0 +1,91 @@
+//! Opt-in: the public golden sets over clones of the six public RunWhen
+//! collections (CI has no network). With the clones in one folder:
+//! `REGISTRY_CHAT_PUBLIC_CORPORA=/tmp/rc cargo test --release --test public_collections -- --ignored --nocapture`
+//! (`scripts/eval-public` prints the full table). The floors sit under the figures
+//! in the README so that a regression fails; held-out questions are never printed.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const REPOS: &[&str] = &[
+    "rw-cli-codecollection",
+    "rw-public-codecollection",
+    "rw-generic-codecollection",
+    "aws-c7n-codecollection",
+    "azure-c7n-codecollection",
+    "rw-workspace-utils",
+];
+
+fn run(data: &std::path::Path, args: &[String]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_registry-chat"))
+        .args(args)
+        .env("REGISTRY_CHAT_DATA_DIR", data)
+        .env("REGISTRY_CHAT_EMBEDDER_MODEL_DIR", common::model_dir())
+        .output()
+        .expect("run registry-chat");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+#[ignore]
+fn public_golden_sets_on_the_public_collections() {
+    let root = PathBuf::from(
+        std::env::var("REGISTRY_CHAT_PUBLIC_CORPORA").expect("REGISTRY_CHAT_PUBLIC_CORPORA"),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut index = vec!["index".to_string()];
+    for r in REPOS {
+        index.push("--collection".into());
+        index.push(root.join(r).display().to_string());
+    }
+    run(dir.path(), &index);
+    // (half, mode, R@5 floor, follow-up MRR floor)
+    for (half, mode, r5, fu) in [
+        ("tuning", "retrieval", 0.88, 0.0),
+        ("heldout", "retrieval", 0.82, 0.0),
+        ("tuning", "agent", 0.78, 0.75),
+        ("heldout", "agent", 0.72, 0.5),
+    ] {
+        let golden = format!(
+            "{}/../samples/golden/public-{half}.jsonl",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let out = run(
+            dir.path(),
+            &[
+                "eval".into(),
+                "--golden".into(),
+                golden,
+                "--mode".into(),
+                mode.into(),
+                "--json".into(),
+            ],
+        );
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let o = &r["overall"];
+        let f = |v: &serde_json::Value| v.as_f64().unwrap_or(0.0);
+        let fu_mrr = f(&r["by_category"]["follow-up"]["mrr@10"]);
+        println!(
+            "{half} {mode}: R@1 {:.3} R@5 {:.3} MRR {:.3} follow-up MRR {fu_mrr:.3} no-match {:.3} rejected {:.3} routing {:.3}",
+            f(&o["recall@1"]),
+            f(&o["recall@5"]),
+            f(&o["mrr@10"]),
+            f(&o["no_match_accuracy"]),
+            f(&o["false_no_match_rate"]),
+            f(&o["routing_accuracy"]),
+        );
+        assert!(f(&o["recall@5"]) >= r5, "{half} {mode} R@5");
+        assert!(fu_mrr >= fu, "{half} {mode} follow-up MRR");
+        assert!(
+            f(&o["false_no_match_rate"]) <= 0.05,
+            "{half} {mode} answerable questions rejected"
+        );
+    }
+}
