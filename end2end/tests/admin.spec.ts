@@ -27,11 +27,14 @@ function serverUrl(): string {
   return u;
 }
 
+/** The questions below are asked as one browser: conversations belong to theirs. */
+const OWNER = 'rc_owner=e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0';
+
 /** Asks one question through `POST /api/chat` (SSE) and returns the `done` event. */
 async function askApi(question: string): Promise<any> {
   const res = await fetch(`${serverUrl()}/api/chat`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', cookie: OWNER },
     body: JSON.stringify({ question }),
   });
   expect(res.status).toBe(200);
@@ -55,7 +58,7 @@ async function askApi(question: string): Promise<any> {
 async function serverFn(name: string, args: unknown): Promise<any> {
   const res = await fetch(`${serverUrl()}/api/${name}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', cookie: OWNER },
     body: JSON.stringify(args),
   });
   const text = await res.text();

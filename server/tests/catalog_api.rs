@@ -35,6 +35,8 @@ async fn collections_bundles_and_one_bundle() {
     let res = client()
         .post(server.at("/api/collections"))
         .header("content-type", "application/x-www-form-urlencoded")
+        // As the browser sends it: a form post from the page itself.
+        .header("origin", &server.url)
         .send()
         .await
         .unwrap();

@@ -139,6 +139,8 @@ async fn server_functions_are_registered_under_api() {
     let res = client()
         .post(server.at("/api/health"))
         .header("content-type", "application/x-www-form-urlencoded")
+        // As the browser sends it: a form post from the page itself.
+        .header("origin", &server.url)
         .body("")
         .send()
         .await

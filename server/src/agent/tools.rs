@@ -245,8 +245,7 @@ impl ToolBox {
                             .join(", ")
                     ));
                 }
-                let text = std::fs::read_to_string(root.join(&rel))
-                    .map_err(|e| format!("cannot read {rel}: {e}"))?;
+                let text = read_confined(root, rel.clone()).await?;
                 Ok(json!({"id": id, "path": path, "content": text}))
             }
             "grep" => {
@@ -262,9 +261,11 @@ impl ToolBox {
                     .read(|c| crate::catalog::bundles(c, &Default::default()))
                     .await
                     .map_err(|e| e.to_string())?;
-                let mut hits = Vec::new();
+                // The files to scan are gathered first; the scan itself reads the
+                // disk, so it runs on the blocking pool, confined to each root.
                 let mut roots: HashMap<String, PathBuf> = HashMap::new();
-                'outer: for b in bundles
+                let mut files: Vec<(String, PathBuf, String)> = Vec::new();
+                for b in bundles
                     .iter()
                     .filter(|b| only.as_deref().is_none_or(|o| o == b.key()))
                 {
@@ -281,26 +282,35 @@ impl ToolBox {
                             .iter()
                             .any(|e| f.path.ends_with(e))
                     }) {
-                        let Ok(text) = std::fs::read_to_string(root.join(&f.path)) else {
+                        files.push((rec.collection.clone(), root.clone(), f.path.clone()));
+                    }
+                }
+                let hits = tokio::task::spawn_blocking(move || {
+                    let mut hits = Vec::new();
+                    for (collection, root, path) in files {
+                        let Ok(text) =
+                            crate::ingest::confine::read_text(&root, &path, READ_MAX_BYTES)
+                        else {
                             continue;
                         };
                         for (i, line) in text.lines().enumerate() {
                             if re.is_match(line) {
-                                let short = f.path.trim_start_matches("codebundles/");
+                                let short = path.trim_start_matches("codebundles/");
                                 hits.push(format!(
-                                    "{}/{}:{}: {}",
-                                    rec.collection,
-                                    short,
+                                    "{collection}/{short}:{}: {}",
                                     i + 1,
                                     line.trim().chars().take(200).collect::<String>()
                                 ));
                                 if hits.len() >= GREP_MAX_LINES {
-                                    break 'outer;
+                                    return hits;
                                 }
                             }
                         }
                     }
-                }
+                    hits
+                })
+                .await
+                .map_err(|e| e.to_string())?;
                 let complete = hits.len() < GREP_MAX_LINES;
                 Ok(json!({"matches": hits, "complete": complete}))
             }
@@ -442,12 +452,25 @@ impl ToolBox {
             return Err(format!("{f} is not an indexed file of {id}"));
         }
         let root = self.collection_root(c).await?;
-        let text = std::fs::read_to_string(root.join(&rel)).map_err(|e| e.to_string())?;
+        let text = read_confined(root, rel).await?;
         let lines: Vec<&str> = text.lines().collect();
         let from = line.saturating_sub(6);
         let to = (line + 6).min(lines.len());
         Ok((lines.get(from..to).unwrap_or_default().join("\n"), Some(id)))
     }
+}
+
+/// Largest file a tool reads.
+const READ_MAX_BYTES: u64 = 1024 * 1024;
+
+/// A file of a collection, through the same confinement as indexing (regular
+/// files inside the root only), off the async workers.
+async fn read_confined(root: PathBuf, rel: String) -> Result<String, String> {
+    tokio::task::spawn_blocking(move || {
+        crate::ingest::confine::read_text(&root, &rel, READ_MAX_BYTES).map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| e.to_string())?
 }
 
 /// `runbook.robot` → `codebundles/<slug>/runbook.robot`, refusing `..` and absolute paths.

@@ -37,6 +37,11 @@ pub struct TurnOptions {
     pub context: Option<SessionContext>,
     /// Receives the turn's full record when it ends, saved or not.
     pub capture: Option<Capture>,
+    /// Who is asking: a conversation is continued only by its owner, and a new
+    /// one is theirs.
+    pub owner: crate::memory::Owner,
+    /// Wall-clock budget of the whole turn (zero: none).
+    pub budget: Duration,
 }
 
 /// Where a turn leaves its record for the caller (see `TurnOptions::capture`).
@@ -61,15 +66,32 @@ impl Stream for Turn {
     }
 }
 
-/// Where a turn writes its events. Sending fails only when the client left.
+/// How long an event may wait for a client that stopped reading (its buffer is
+/// full) before the turn is dropped as if the client had left.
+const SEND_DEADLINE: Duration = Duration::from_secs(30);
+/// How often the text streamed so far is written to the live turn row.
+const PARTIAL_EVERY: Duration = Duration::from_millis(500);
+
+/// Where a turn writes its events. Sending fails when the client left or stopped
+/// reading.
 pub struct Sink {
     tx: mpsc::Sender<ChatEvent>,
     pace: Duration,
+    /// The answer text streamed so far (saved while the turn is live).
+    streamed: Arc<std::sync::Mutex<String>>,
 }
 
 impl Sink {
     pub async fn send(&self, ev: ChatEvent) -> Result<(), ClientGone> {
-        self.tx.send(ev).await.map_err(|_| ClientGone)
+        if let ChatEvent::Token { text } = &ev
+            && let Ok(mut s) = self.streamed.lock()
+        {
+            s.push_str(text);
+        }
+        self.tx
+            .send_timeout(ev, SEND_DEADLINE)
+            .await
+            .map_err(|_| ClientGone)
     }
 
     pub async fn stage(&self, name: &str, detail: &str) -> Result<(), ClientGone> {
@@ -118,6 +140,8 @@ struct State {
     /// The classify and rewrite LLM exchanges.
     understand: Vec<serde_json::Value>,
     reports: Vec<(String, String)>,
+    /// Bundles the model's tools opened (citable besides the retrieved ones).
+    read_bundles: Vec<String>,
     fallback: bool,
     started: Option<Instant>,
 }
@@ -137,6 +161,7 @@ impl State {
         TurnRecord {
             id: self.id.clone(),
             session_id: self.ctx.session_id.clone(),
+            owner: None,
             status: status.into(),
             question: self.question.clone(),
             rewritten: self.rewrite.query.clone(),
@@ -185,6 +210,8 @@ impl State {
 enum Failure {
     ClientGone,
     ShuttingDown,
+    /// The turn used up its wall-clock budget.
+    OverBudget,
     Agent(AgentError),
 }
 
@@ -213,6 +240,7 @@ impl Agent {
             let sink = Sink {
                 tx,
                 pace: options.pace,
+                streamed: Default::default(),
             };
             let mut state = State {
                 id: crate::memory::new_id(),
@@ -230,14 +258,31 @@ impl Agent {
                 started: Some(Instant::now()),
                 ..Default::default()
             };
+            let turn_id = state.id.clone();
             let outcome = {
                 let work = agent.run(&mut state, session_id.as_deref(), &sink, &options);
+                let budget = async {
+                    if options.budget.is_zero() {
+                        std::future::pending::<()>().await
+                    } else {
+                        tokio::time::sleep(options.budget).await
+                    }
+                };
+                let partial = agent.save_partials(&turn_id, &sink, options.dry_run);
                 tokio::select! {
                     _ = options.shutdown.cancelled() => Err(Failure::ShuttingDown),
                     _ = sink.tx.closed() => Err(Failure::ClientGone),
+                    _ = budget => Err(Failure::OverBudget),
+                    _ = partial => Err(Failure::ClientGone),
                     r = work => r,
                 }
             };
+            // What reached the client, when the turn ends before writing its answer.
+            if state.answer.is_empty()
+                && let Ok(s) = sink.streamed.lock()
+            {
+                state.answer = s.clone();
+            }
             let (status, last) = match outcome {
                 Ok(()) => return,
                 Err(Failure::ClientGone) => ("interrupted", None),
@@ -245,6 +290,13 @@ impl Agent {
                     "interrupted",
                     Some(error_event(ErrorCode::ShuttingDown, None)),
                 ),
+                Err(Failure::OverBudget) => {
+                    state.errors.push(format!(
+                        "the turn exceeded its budget of {} s",
+                        options.budget.as_secs()
+                    ));
+                    ("failed", Some(error_event(ErrorCode::TurnTimeout, None)))
+                }
                 Err(Failure::Agent(e)) => {
                     tracing::error!(error = %e, "turn failed");
                     state.errors.push(e.to_string());
@@ -254,7 +306,8 @@ impl Agent {
                     )
                 }
             };
-            let record = state.record(status);
+            let mut record = state.record(status);
+            record.owner = options.owner.id().map(str::to_string);
             capture(&options.capture, &record);
             if !options.dry_run
                 && !state.ctx.session_id.is_empty()
@@ -288,12 +341,22 @@ impl Agent {
             Some(ctx) => ctx.clone(),
             None => {
                 let sid = session_id.map(str::to_string);
+                let owner = options.owner.clone();
                 self.db
-                    .read(move |c| memory::context(c, sid.as_deref()))
+                    .read(move |c| memory::context(c, sid.as_deref(), &owner))
                     .await
                     .map_err(AgentError::from)?
             }
         };
+        // On disk before the first token: a crash loses nothing that was shown.
+        if !dry_run {
+            let mut record = st.record("interrupted");
+            record.owner = options.owner.id().map(str::to_string);
+            self.db
+                .write(move |c| memory::begin_turn(c, &record))
+                .await
+                .map_err(AgentError::from)?;
+        }
         let snapshot = self.searcher.snapshot();
         st.query = snapshot.understand(&st.question);
         st.classification = self
@@ -364,7 +427,7 @@ impl Agent {
         let t = Instant::now();
         let grounding = self.ground(st, snapshot).await?;
         let (written, streamed) = self.write(st, &grounding, sink).await?;
-        st.outcome = answer::finish(&grounding, written);
+        st.outcome = answer::finish(&grounding, written, &st.read_bundles);
         st.answer = st.outcome.text.clone();
         st.time("write", t);
 
@@ -395,7 +458,8 @@ impl Agent {
         st.timings
             .push(("total", t_all.elapsed().as_secs_f64() * 1000.0));
 
-        let record = st.record("complete");
+        let mut record = st.record("complete");
+        record.owner = options.owner.id().map(str::to_string);
         capture(&options.capture, &record);
         let title = if dry_run {
             None
@@ -418,6 +482,31 @@ impl Agent {
         })
         .await?;
         Ok(())
+    }
+
+    /// Writes the streamed text to the live turn row every `PARTIAL_EVERY` while it
+    /// grows. Never finishes on its own (the turn's end drops it).
+    async fn save_partials(&self, turn_id: &str, sink: &Sink, dry_run: bool) {
+        if dry_run {
+            return std::future::pending().await;
+        }
+        let mut saved = 0usize;
+        loop {
+            tokio::time::sleep(PARTIAL_EVERY).await;
+            let text = match sink.streamed.lock() {
+                Ok(s) if s.len() != saved => s.clone(),
+                _ => continue,
+            };
+            saved = text.len();
+            let id = turn_id.to_string();
+            if let Err(e) = self
+                .db
+                .write(move |c| memory::save_partial(c, &id, &text))
+                .await
+            {
+                tracing::warn!(error = %e, "cannot save the partial answer");
+            }
+        }
     }
 
     async fn classify(
@@ -607,6 +696,7 @@ impl Agent {
         st.tokens = (run.tokens_in, run.tokens_out);
         st.llm_rounds = run.rounds;
         st.reports = tools.reports;
+        st.read_bundles = tools.seen_bundles.clone();
         match run.error {
             None => Ok((
                 Written {

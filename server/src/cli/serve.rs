@@ -18,6 +18,7 @@ fn runtime_main(config: Config) -> anyhow::Result<()> {
         let local = listener.local_addr()?;
         let state = AppState::open(config, db).await?;
         web::watch_index(&state, std::time::Duration::from_secs(5));
+        web::watch_retention(&state);
 
         let shutdown = state.shutdown.clone();
         tokio::spawn(async move {

@@ -29,6 +29,7 @@ pub struct Config {
     /// in both): `codebundle` (codebundle, task, runbook, SLI) or `skill-template`
     /// (RunWhen's: Skill Template, Tool, Runbook, Monitor).
     pub vocabulary: crate::query::Vocabulary,
+    pub retention: RetentionConfig,
     /// Codecollections to index (`[[collections]]`); empty means the bundled samples.
     pub collections: Vec<CollectionConfig>,
     /// Documentation folders to index (`[[docs]]`).
@@ -64,6 +65,7 @@ impl Default for Config {
             embedder: EmbedderConfig::default(),
             admin: AdminConfig::default(),
             vocabulary: Default::default(),
+            retention: RetentionConfig::default(),
             collections: Vec::new(),
             docs: Vec::new(),
         }
@@ -84,6 +86,26 @@ impl Config {
     }
 }
 
+/// How long conversations and their traces are kept (0 = for ever).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RetentionConfig {
+    /// Days after which a turn's trace (prompts, searches, tool results) is dropped;
+    /// the question, answer and cards stay.
+    pub trace_days: u32,
+    /// Days without activity after which a conversation is deleted.
+    pub session_days: u32,
+}
+
+impl Default for RetentionConfig {
+    fn default() -> Self {
+        RetentionConfig {
+            trace_days: 90,
+            session_days: 0,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ServerConfig {
@@ -92,12 +114,31 @@ pub struct ServerConfig {
     pub assets_dir: Option<PathBuf>,
     /// Seconds to let open streams finish after SIGINT/SIGTERM.
     pub shutdown_grace_secs: u64,
-    /// Host names `/mcp` accepts in the `Host` header, comma-separated; `*` accepts
-    /// any. Guards MCP clients on this machine against DNS rebinding by web pages.
+    /// Host names the server accepts in the `Host` header, comma-separated; `*`
+    /// accepts any. Guards against DNS rebinding by web pages.
     pub allowed_hosts: String,
+    /// Addresses of single sign-on proxies whose user header is trusted,
+    /// comma-separated IPs (empty: none, every browser is told apart by its cookie).
+    pub trusted_proxies: String,
+    /// The header such a proxy sets to the signed-in user (`X-Forwarded-Email` is
+    /// read too).
+    pub user_header: String,
+    /// Answers streaming at once; more get `429 rate_limited`.
+    pub max_concurrent_turns: usize,
+    /// Questions one client (address, or signed-in user) may ask per minute.
+    pub turns_per_minute: u32,
+    /// Wall-clock budget of one turn, LLM rounds included.
+    pub turn_timeout_secs: u64,
 }
 
 impl ServerConfig {
+    pub fn trusted_proxies(&self) -> Vec<std::net::IpAddr> {
+        self.trusted_proxies
+            .split(',')
+            .filter_map(|h| h.trim().parse().ok())
+            .collect()
+    }
+
     pub fn allowed_hosts(&self) -> Vec<String> {
         self.allowed_hosts
             .split(',')
@@ -114,6 +155,11 @@ impl Default for ServerConfig {
             assets_dir: None,
             shutdown_grace_secs: 10,
             allowed_hosts: "localhost,127.0.0.1,::1".into(),
+            trusted_proxies: String::new(),
+            user_header: "X-Forwarded-User".into(),
+            max_concurrent_turns: 32,
+            turns_per_minute: 20,
+            turn_timeout_secs: 300,
         }
     }
 }

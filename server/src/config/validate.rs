@@ -50,6 +50,38 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
             format!("{h:?} is not a host name (no scheme or path, e.g. `chat.example.com`)"),
         );
     }
+    for p in config
+        .server
+        .trusted_proxies
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        if p.parse::<std::net::IpAddr>().is_err() {
+            bad(
+                "server.trusted_proxies",
+                &config.server.trusted_proxies,
+                format!("{p:?} is not an IP address"),
+            );
+        }
+    }
+    if config.server.max_concurrent_turns == 0 {
+        bad(
+            "server.max_concurrent_turns",
+            &0,
+            "must be at least 1".into(),
+        );
+    }
+    if config.server.turns_per_minute == 0 {
+        bad("server.turns_per_minute", &0, "must be at least 1".into());
+    }
+    if config.server.turn_timeout_secs < 5 {
+        bad(
+            "server.turn_timeout_secs",
+            &config.server.turn_timeout_secs,
+            "must be at least 5".into(),
+        );
+    }
     if let Err(e) = tracing_subscriber::EnvFilter::try_new(&config.log.level) {
         bad(
             "log.level",

@@ -53,7 +53,7 @@ pub async fn run_agent(
         .db
         .write(move |c| {
             for id in &created {
-                sessions::delete(c, id)?;
+                sessions::delete(c, &crate::memory::Owner::Anyone, id)?;
             }
             Ok(())
         })

@@ -86,7 +86,8 @@ fn write_collection(
         params![
             r.name,
             r.root.to_string_lossy(),
-            r.git_url,
+            // Stored without credentials: the catalog is read by public APIs.
+            r.git_url.as_deref().map(super::source::redact),
             r.git_ref,
             r.commit,
             r.links.as_ref().map(|l| l.web.clone()),

@@ -9,6 +9,7 @@
 pub mod bundle;
 pub mod chunks;
 mod commit;
+pub mod confine;
 pub mod derive;
 pub mod docs;
 pub mod markdown;

@@ -2,6 +2,7 @@
 //! parse only what changed. Writes nothing.
 
 use super::bundle;
+use super::confine;
 use super::docs::{self, DocSection};
 use super::pylib::{Keyword, LibraryTree};
 use super::record::{BundleRecord, Warning};
@@ -158,6 +159,20 @@ impl Scan {
     }
 }
 
+/// `root/name` is a real directory; a symlinked one is skipped with a warning.
+fn top_dir(root: &Path, name: &str, warnings: &mut Vec<Warning>) -> bool {
+    let path = root.join(name);
+    if confine::is_symlink(&path) {
+        warnings.push(Warning::new(
+            format!("{name}/"),
+            None,
+            "symlink skipped (symlinks are not followed)",
+        ));
+        return false;
+    }
+    confine::is_plain_dir(&path)
+}
+
 pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
     let root = root.to_path_buf();
     let mut warnings = Vec::new();
@@ -165,6 +180,12 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
     // Bundles: every non-hidden directory under codebundles/.
     let mut bundle_files: BTreeMap<String, BundleFiles> = BTreeMap::new();
     let bundles_dir = root.join("codebundles");
+    if !confine::is_plain_dir(&bundles_dir) {
+        return Err(IngestError::Source {
+            name: name.to_string(),
+            reason: "codebundles/ is not a directory (symlinks are not followed)".into(),
+        });
+    }
     let mut entries: Vec<_> = std::fs::read_dir(&bundles_dir)
         .map_err(|e| IngestError::Source {
             name: name.to_string(),
@@ -180,11 +201,20 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
         if name.starts_with('.') {
             continue;
         }
-        if path.is_dir() && !e.file_type().is_ok_and(|t| t.is_symlink()) {
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_symlink() {
+            warnings.push(Warning::new(
+                format!("codebundles/{name}"),
+                None,
+                "symlink skipped (symlinks are not followed)",
+            ));
+            continue;
+        }
+        if ft.is_dir() {
             let mut own = Vec::new();
             let files = walk::walk(&root, &path, &mut own);
             bundle_files.insert(name, (files, own));
-        } else if path.is_file() && docs::is_markdown(&name) {
+        } else if ft.is_file() && docs::is_markdown(&name) {
             let mut w = Vec::new();
             if let Ok(Some(f)) = walk::read(&root, &path, &mut w) {
                 loose_docs.push(f);
@@ -194,7 +224,7 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
     }
 
     // Keyword libraries.
-    let lib_files: Vec<SourceFile> = if root.join("libraries").is_dir() {
+    let lib_files: Vec<SourceFile> = if top_dir(&root, "libraries", &mut warnings) {
         walk::walk(&root, &root.join("libraries"), &mut warnings)
             .into_iter()
             .filter(|f| {
@@ -214,7 +244,16 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
         entries.sort_by_key(|e| e.file_name());
         for e in entries {
             let name = e.file_name().to_string_lossy().to_string();
-            if e.path().is_file()
+            let is_file = e.file_type().is_ok_and(|t| t.is_file());
+            if docs::is_markdown(&name) && !name.starts_with('.') && confine::is_symlink(&e.path())
+            {
+                warnings.push(Warning::new(
+                    name.clone(),
+                    None,
+                    "symlink skipped (symlinks are not followed)",
+                ));
+            }
+            if is_file
                 && docs::is_markdown(&name)
                 && !name.starts_with('.')
                 && let Ok(Some(f)) = walk::read(&root, &e.path(), &mut warnings)
@@ -223,7 +262,7 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
             }
         }
     }
-    if root.join("docs").is_dir() {
+    if top_dir(&root, "docs", &mut warnings) {
         doc_files.extend(
             walk::walk(&root, &root.join("docs"), &mut warnings)
                 .into_iter()

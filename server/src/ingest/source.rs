@@ -75,7 +75,7 @@ pub fn resolve(source: &CollectionSource, data_dir: &Path) -> Result<Resolved, I
             let dir = data_dir
                 .join("collections")
                 .join(safe_dir_name(&source.name));
-            sync_git(url, reference.as_deref(), &dir).map_err(fail)?;
+            sync_git(url, reference.as_deref(), &dir).map_err(|e| fail(redact_text(&e, url)))?;
             (dir, Some(url.clone()), reference.clone())
         }
     };
@@ -157,10 +157,52 @@ fn safe_dir_name(name: &str) -> String {
         .collect()
 }
 
+/// `https://user:TOKEN@host/x.git` → `https://***@host/x.git`: credentials never
+/// reach a log line, an error message or an API answer.
+pub fn redact(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut u) if !u.username().is_empty() || u.password().is_some() => {
+            let _ = u.set_password(None);
+            let _ = u.set_username("***");
+            u.to_string()
+        }
+        Ok(_) => url.to_string(),
+        // Not a URL (`git@host:o/r.git`, a path): drop anything before an `@`.
+        Err(_) => match url.rsplit_once('@') {
+            Some((user, rest)) if user.contains(':') && !user.contains('/') => {
+                format!("***@{rest}")
+            }
+            _ => url.to_string(),
+        },
+    }
+}
+
+/// A ref git would take as a ref, never as an option (no leading `-`): a branch
+/// or tag name that `git check-ref-format` accepts, or a commit id.
+pub fn valid_ref(r: &str) -> bool {
+    if r.is_empty() || r.starts_with('-') || r.len() > 200 {
+        return false;
+    }
+    if r.len() >= 7 && r.chars().all(|c| c.is_ascii_hexdigit()) {
+        return true;
+    }
+    // (check-ref-format takes no `--end-of-options`; a leading `-` is refused above.)
+    Command::new("git")
+        .args(["check-ref-format", "--allow-onelevel", r])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 /// Clones into `dir`, or fetches and checks out when it is already a clone. Works
 /// for branch names, tags and (where the server allows) commit ids.
 fn sync_git(url: &str, reference: Option<&str>, dir: &Path) -> Result<(), String> {
     let want = reference.unwrap_or("HEAD");
+    if want != "HEAD" && !valid_ref(want) {
+        return Err(format!("{want:?} is not a valid git ref"));
+    }
+    if url.starts_with('-') {
+        return Err("the git URL must not start with '-'".into());
+    }
     if !dir.join(".git").is_dir() {
         if dir.exists() {
             std::fs::remove_dir_all(dir)
@@ -173,24 +215,95 @@ fn sync_git(url: &str, reference: Option<&str>, dir: &Path) -> Result<(), String
     } else {
         git(dir, &["remote", "set-url", "origin", url])?;
     }
-    git(dir, &["fetch", "--quiet", "--depth", "1", "origin", want])
-        .map_err(|e| format!("git fetch {url} {want} failed: {e}"))?;
+    git(
+        dir,
+        &[
+            "fetch",
+            "--quiet",
+            "--depth",
+            "1",
+            "--end-of-options",
+            "origin",
+            want,
+        ],
+    )
+    .map_err(|e| {
+        format!(
+            "git fetch {} {want} failed: {}",
+            redact(url),
+            redact_text(&e, url)
+        )
+    })?;
     git(dir, &["checkout", "--quiet", "--force", "FETCH_HEAD"])?;
     Ok(())
 }
 
+/// Credentials of `url` removed from a text git printed.
+fn redact_text(text: &str, url: &str) -> String {
+    text.replace(url, &redact(url))
+}
+
+/// Longest a git command may run; a fetch that stalls below the low-speed limit
+/// (1 KB/s for 30 s) is cut earlier by git itself.
+const GIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(600);
+
 fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
-    let out = Command::new("git")
+    let mut child = Command::new("git")
         .arg("-C")
         .arg(dir)
         .args(args)
         .env("GIT_TERMINAL_PROMPT", "0")
-        .output()
+        .env("GIT_HTTP_LOW_SPEED_LIMIT", "1000")
+        .env("GIT_HTTP_LOW_SPEED_TIME", "30")
+        .env(
+            "GIT_SSH_COMMAND",
+            "ssh -o BatchMode=yes -o ConnectTimeout=30",
+        )
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .map_err(|e| format!("cannot run git: {e}"))?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    // Read both pipes on threads (a full pipe would stall git) while the clock runs.
+    let mut stdout = child.stdout.take();
+    let mut stderr = child.stderr.take();
+    let out_t = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        if let Some(s) = stdout.as_mut() {
+            let _ = std::io::Read::read_to_end(s, &mut b);
+        }
+        b
+    });
+    let err_t = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        if let Some(s) = stderr.as_mut() {
+            let _ = std::io::Read::read_to_end(s, &mut b);
+        }
+        b
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() > GIT_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "git {} took longer than {} s and was stopped",
+                    args.first().unwrap_or(&""),
+                    GIT_TIMEOUT.as_secs()
+                ));
+            }
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(50)),
+            Err(e) => return Err(format!("cannot wait for git: {e}")),
+        }
+    };
+    let out = out_t.join().unwrap_or_default();
+    let err = err_t.join().unwrap_or_default();
+    if status.success() {
+        Ok(String::from_utf8_lossy(&out).trim().to_string())
     } else {
-        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+        Err(String::from_utf8_lossy(&err).trim().to_string())
     }
 }
 
@@ -219,6 +332,31 @@ pub fn web_url(remote: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_and_refs() {
+        assert_eq!(
+            redact("https://user:TOKEN@github.com/o/r.git"),
+            "https://***@github.com/o/r.git"
+        );
+        assert_eq!(
+            redact("https://github.com/o/r.git"),
+            "https://github.com/o/r.git"
+        );
+        assert!(!redact("https://x-access-token:ghp_abc@host/r").contains("ghp_abc"));
+        assert!(valid_ref("main") && valid_ref("release/1.2") && valid_ref("v1.0.0"));
+        assert!(valid_ref("0123456789abcdef0123456789abcdef01234567"));
+        for bad in [
+            "--upload-pack=touch /tmp/pwned",
+            "-x",
+            "",
+            "a..b",
+            "bad ref",
+            "x~1",
+        ] {
+            assert!(!valid_ref(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn web_urls() {

@@ -147,6 +147,11 @@ pub fn walk(root: &Path, dir: &Path, warnings: &mut Vec<Warning>) -> Vec<SourceF
             let rel = rel_of(root, &path);
             let Ok(ft) = entry.file_type() else { continue };
             if ft.is_symlink() {
+                warnings.push(Warning::new(
+                    rel,
+                    None,
+                    "symlink skipped (symlinks are not followed)",
+                ));
                 continue;
             }
             if let Some(skip) = classify(&rel) {
@@ -177,7 +182,14 @@ pub fn read(
     warnings: &mut Vec<Warning>,
 ) -> std::io::Result<Option<SourceFile>> {
     let rel = rel_of(root, path);
-    let size = std::fs::metadata(path)?.len();
+    // Regular files under the root only (see `confine`).
+    let size = match super::confine::check(root, path) {
+        Ok(size) => size,
+        Err(e) => {
+            warnings.push(Warning::new(rel, None, e.to_string()));
+            return Ok(None);
+        }
+    };
     let is_json = extension(&rel).as_deref() == Some("json");
     if size > MAX_FILE_BYTES || (is_json && size > 64 * 1024) {
         if !is_json {
@@ -189,7 +201,13 @@ pub fn read(
         }
         return Ok(None);
     }
-    let bytes = std::fs::read(path)?;
+    let bytes = match super::confine::read(root, path, MAX_FILE_BYTES) {
+        Ok(b) => b,
+        Err(e) => {
+            warnings.push(Warning::new(rel, None, e.to_string()));
+            return Ok(None);
+        }
+    };
     let hash = blake3::hash(&bytes).to_hex().to_string();
     if bytes.iter().take(8192).any(|b| *b == 0) {
         return Ok(None);

@@ -36,6 +36,8 @@ pub struct DeltaStream {
     total: Duration,
     got_first: bool,
     pending: Vec<Delta>,
+    /// Bytes of event data read so far (capped by `MAX_STREAM_BYTES`).
+    bytes: usize,
     done: bool,
     /// A finish reason arrived: the end of the body is now a normal end.
     finished: bool,
@@ -66,6 +68,8 @@ impl LlmClient {
         };
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(c.connect_timeout_secs))
+            // A redirect would carry the API key to wherever the server points.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| LlmError::Connect(e.to_string()))?;
         Ok(LlmClient {
@@ -163,6 +167,7 @@ impl LlmClient {
                         total: self.total,
                         got_first: false,
                         pending: Vec::new(),
+                        bytes: 0,
                         done: false,
                         finished: false,
                     });
@@ -170,7 +175,8 @@ impl LlmClient {
                 Ok(res) => {
                     let status = res.status().as_u16();
                     let wait = retry_after(res.headers());
-                    let text = res.text().await.unwrap_or_default();
+                    let remaining = self.total.saturating_sub(started.elapsed());
+                    let text = error_body(res, remaining.min(ERROR_BODY_DEADLINE)).await;
                     let message = error_message(&text);
                     if status == 400 && json && message.to_lowercase().contains("response_format") {
                         json = false;
@@ -207,6 +213,29 @@ impl LlmClient {
         }
         Ok(out.finish())
     }
+}
+
+/// Most of an error body read, and how long it may take: a server that sends an
+/// endless or trickling error body does not hold the turn.
+const ERROR_BODY_BYTES: usize = 64 * 1024;
+const ERROR_BODY_DEADLINE: Duration = Duration::from_secs(5);
+/// Most event data one streamed reply may send.
+pub const MAX_STREAM_BYTES: usize = 4 * 1024 * 1024;
+
+/// The start of an error body, within a deadline and a size cap.
+async fn error_body(mut res: reqwest::Response, deadline: Duration) -> String {
+    let mut buf: Vec<u8> = Vec::new();
+    let read = async {
+        while let Ok(Some(chunk)) = res.chunk().await {
+            let room = ERROR_BODY_BYTES.saturating_sub(buf.len());
+            buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            if buf.len() >= ERROR_BODY_BYTES {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(deadline, read).await;
+    String::from_utf8_lossy(&buf).into_owned()
 }
 
 /// `{"error": {"message": "..."}}`, `{"error": "..."}`, `{"message": "..."}` or text.
@@ -263,6 +292,14 @@ impl DeltaStream {
                 Ok(Some(Err(e))) => return Err(LlmError::Stream(e)),
                 Ok(Some(Ok(ev))) => ev,
             };
+            self.bytes += ev.data.len();
+            if self.bytes > MAX_STREAM_BYTES {
+                self.done = true;
+                return Err(LlmError::BadReply(format!(
+                    "the reply exceeded {} MB",
+                    MAX_STREAM_BYTES / (1024 * 1024)
+                )));
+            }
             let data = ev.data.trim();
             if data.is_empty() {
                 continue;
@@ -284,7 +321,7 @@ impl DeltaStream {
                     .to_string();
                 return Err(LlmError::Upstream(msg));
             }
-            self.pending = parse_chunk(&v);
+            self.pending = parse_chunk(&v)?;
             // Usage may still follow the finish reason; keep reading until [DONE] or
             // the end of the body.
             self.finished |= self.pending.iter().any(|d| matches!(d, Delta::Finish(_)));
@@ -292,8 +329,9 @@ impl DeltaStream {
     }
 }
 
-/// Deltas in one chunk; every field is optional.
-fn parse_chunk(v: &serde_json::Value) -> Vec<Delta> {
+/// Deltas in one chunk; every field is optional. A tool-call index past
+/// `MAX_TOOL_CALLS` is refused (it would otherwise size a vector).
+fn parse_chunk(v: &serde_json::Value) -> Result<Vec<Delta>, LlmError> {
     let mut out = Vec::new();
     if let Some(choice) = v["choices"].get(0) {
         let delta = if choice["delta"].is_object() {
@@ -306,8 +344,14 @@ fn parse_chunk(v: &serde_json::Value) -> Vec<Delta> {
         }
         if let Some(calls) = delta["tool_calls"].as_array() {
             for (pos, c) in calls.iter().enumerate() {
+                let index = c["index"].as_u64().map_or(pos as u64, |i| i);
+                if index >= MAX_TOOL_CALLS as u64 || pos >= MAX_TOOL_CALLS {
+                    return Err(LlmError::BadReply(format!(
+                        "tool call index {index} (at most {MAX_TOOL_CALLS} calls per reply)"
+                    )));
+                }
                 out.push(Delta::Tool {
-                    index: c["index"].as_u64().map_or(pos, |i| i as usize),
+                    index: index as usize,
                     id: c["id"].as_str().map(str::to_string),
                     name: c["function"]["name"].as_str().map(str::to_string),
                     arguments: c["function"]["arguments"]
@@ -330,7 +374,7 @@ fn parse_chunk(v: &serde_json::Value) -> Vec<Delta> {
                 .unwrap_or(0) as u32,
         }));
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -340,10 +384,10 @@ mod tests {
     #[test]
     fn chunks_are_read_leniently() {
         let v = serde_json::json!({"choices": [{"delta": {"content": "Hi"}, "finish_reason": null}], "extra": 1});
-        assert_eq!(parse_chunk(&v), vec![Delta::Text("Hi".into())]);
+        assert_eq!(parse_chunk(&v).unwrap(), vec![Delta::Text("Hi".into())]);
         let v = serde_json::json!({"choices": [{"delta": {"tool_calls": [{"index": 1, "function": {"arguments": "{\"q\""}}]}}]});
         assert_eq!(
-            parse_chunk(&v),
+            parse_chunk(&v).unwrap(),
             vec![Delta::Tool {
                 index: 1,
                 id: None,
@@ -351,11 +395,17 @@ mod tests {
                 arguments: "{\"q\"".into()
             }]
         );
-        assert!(parse_chunk(&serde_json::json!({})).is_empty());
-        assert!(parse_chunk(&serde_json::json!({"choices": []})).is_empty());
+        assert!(parse_chunk(&serde_json::json!({})).unwrap().is_empty());
+        assert!(
+            parse_chunk(&serde_json::json!({"choices": []}))
+                .unwrap()
+                .is_empty()
+        );
+        let v = serde_json::json!({"choices": [{"delta": {"tool_calls": [{"index": 200000000u64, "function": {"arguments": "{}"}}]}}]});
+        assert!(parse_chunk(&v).is_err(), "a huge index is refused");
         let v = serde_json::json!({"choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 7}});
         assert_eq!(
-            parse_chunk(&v),
+            parse_chunk(&v).unwrap(),
             vec![Delta::Usage(Usage {
                 prompt_tokens: 5,
                 completion_tokens: 7

@@ -49,6 +49,10 @@ pub fn retryable_error(e: &reqwest::Error) -> bool {
         || e.is_request() && !e.is_builder() && !e.is_body() && !e.is_decode()
 }
 
+/// Longest `Retry-After` taken at its word (a day); `RetryPolicy::max_delay` caps
+/// the actual wait far below it.
+const RETRY_AFTER_MAX_SECS: f64 = 86_400.0;
+
 /// `Retry-After: 3` or `Retry-After: Wed, 21 Oct 2026 07:28:00 GMT`.
 pub fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
     let v = headers
@@ -57,7 +61,10 @@ pub fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
         .ok()?
         .trim();
     if let Ok(secs) = v.parse::<f64>() {
-        return (secs >= 0.0).then(|| Duration::from_secs_f64(secs));
+        // `inf`, `NaN` and `1e20` are numbers too: only a finite, non-negative wait
+        // is one, and it is capped (the policy caps it again).
+        return (secs.is_finite() && secs >= 0.0)
+            .then(|| Duration::from_secs_f64(secs.min(RETRY_AFTER_MAX_SECS)));
     }
     let when = httpdate_parse(v)?;
     Some(
@@ -79,7 +86,10 @@ fn httpdate_parse(s: &str) -> Option<SystemTime> {
     .iter()
     .position(|m| *m == parts[2])? as u64
         + 1;
-    let year: i64 = parts[3].parse().ok()?;
+    let year: i64 = parts[3]
+        .parse()
+        .ok()
+        .filter(|y| (1970..=9999).contains(y))?;
     let hms: Vec<u64> = parts[4].split(':').filter_map(|x| x.parse().ok()).collect();
     if hms.len() != 3 {
         return None;
@@ -158,6 +168,23 @@ mod tests {
         );
         h.insert("retry-after", "soon".parse().unwrap());
         assert_eq!(retry_after(&h), None);
+        // Numbers a hostile server may send: never a panic, never an endless wait.
+        for odd in [
+            "inf",
+            "-inf",
+            "NaN",
+            "1e20",
+            "-3",
+            "Sun, 06 Nov 999999999999 08:49:37 GMT",
+        ] {
+            h.insert("retry-after", odd.parse().unwrap());
+            let d = retry_after(&h);
+            assert!(
+                d.is_none_or(|d| d.as_secs_f64() <= RETRY_AFTER_MAX_SECS),
+                "{odd}"
+            );
+            assert!(RetryPolicy::default().delay(0, d) <= RetryPolicy::default().max_delay);
+        }
         assert!(
             retryable_status(429)
                 && retryable_status(503)

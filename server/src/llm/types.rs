@@ -117,17 +117,33 @@ pub enum Delta {
     Usage(Usage),
 }
 
+/// Most tool calls one reply may make (a larger index is a broken or hostile
+/// server, refused when the chunk is read).
+pub const MAX_TOOL_CALLS: usize = 16;
+/// Longest arguments of one tool call, and longest text of one reply.
+pub const MAX_ARGUMENT_BYTES: usize = 64 * 1024;
+pub const MAX_TEXT_BYTES: usize = 256 * 1024;
+
 impl Completion {
-    /// Folds a delta in; tool-call fragments are joined by their index.
+    /// Folds a delta in; tool-call fragments are joined by their index. Indices and
+    /// sizes past the limits are dropped here too (the stream reader refuses them
+    /// first).
     pub fn apply(&mut self, d: &Delta) {
         match d {
-            Delta::Text(t) => self.text.push_str(t),
+            Delta::Text(t) => {
+                if self.text.len() + t.len() <= MAX_TEXT_BYTES {
+                    self.text.push_str(t);
+                }
+            }
             Delta::Tool {
                 index,
                 id,
                 name,
                 arguments,
             } => {
+                if *index >= MAX_TOOL_CALLS {
+                    return;
+                }
                 while self.tool_calls.len() <= *index {
                     self.tool_calls.push(ToolCall {
                         kind: "function".into(),
@@ -138,10 +154,14 @@ impl Completion {
                 if let Some(id) = id.as_ref().filter(|s| !s.is_empty()) {
                     call.id = id.clone();
                 }
-                if let Some(name) = name.as_ref().filter(|s| !s.is_empty()) {
+                if let Some(name) = name.as_ref().filter(|s| !s.is_empty())
+                    && call.function.name.len() + name.len() <= 256
+                {
                     call.function.name.push_str(name);
                 }
-                call.function.arguments.push_str(arguments);
+                if call.function.arguments.len() + arguments.len() <= MAX_ARGUMENT_BYTES {
+                    call.function.arguments.push_str(arguments);
+                }
             }
             Delta::Finish(r) => self.finish_reason = Some(r.clone()),
             Delta::Usage(u) => self.usage = *u,

@@ -133,18 +133,10 @@ fn called_keyword(line: &str) -> Option<&str> {
         .filter(|c| !c.starts_with('#') && !c.starts_with("..."))
 }
 
-/// The file under `root` if it is a regular file inside it (symlinks, which the
-/// index skips, are refused here too).
+/// The file under `root` if it is a regular file inside it (`ingest::confine`, the
+/// checks indexing and the agent's tools use).
 fn read_inside(root: &Path, rel: &str) -> Option<String> {
-    let path = root.join(rel);
-    let meta = std::fs::symlink_metadata(&path).ok()?;
-    let inside = path
-        .canonicalize()
-        .ok()?
-        .starts_with(root.canonicalize().ok()?);
-    (meta.file_type().is_file() && inside)
-        .then(|| std::fs::read_to_string(&path).ok())
-        .flatten()
+    crate::ingest::confine::read_text(root, rel, 1024 * 1024).ok()
 }
 
 /// Up to two calls per keyword, read from the robot files of bundles that use it.

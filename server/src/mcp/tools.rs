@@ -209,6 +209,9 @@ impl RegistryTools {
         let question = query(&p.question)?;
         let options = TurnOptions {
             shutdown: self.shutdown.clone(),
+            // MCP clients on this machine share their conversations with each other
+            // and with no browser.
+            owner: crate::memory::Owner::Id("mcp".into()),
             ..Default::default()
         };
         let got = collect(self.agent.start_turn(question, p.session_id, options)).await;

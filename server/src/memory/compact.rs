@@ -24,13 +24,18 @@ pub fn maybe_compact(tx: &Transaction, session_id: &str) -> rusqlite::Result<()>
     Ok(())
 }
 
-/// One line per turn older than the last five: "Q: … → bundles …".
+/// Older turns remembered in the summary: it stays bounded however long the
+/// conversation (the oldest lines go first).
+pub const SUMMARY_LINES: i64 = 40;
+
+/// One line per turn older than the last five (at most `SUMMARY_LINES`, the most
+/// recent): "Q: … → bundles …".
 pub fn compact_history(tx: &rusqlite::Connection, session_id: &str) -> rusqlite::Result<String> {
     let mut st = tx.prepare(
-        "SELECT question, cards, no_match FROM turns WHERE session_id = ?1 ORDER BY seq DESC LIMIT -1 OFFSET ?2",
+        "SELECT question, cards, no_match FROM turns WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?3 OFFSET ?2",
     )?;
     let mut lines: Vec<String> = st
-        .query_map(params![session_id, VERBATIM], |r| {
+        .query_map(params![session_id, VERBATIM, SUMMARY_LINES], |r| {
             let q: String = r.get(0)?;
             let cards: Vec<app::api::Card> =
                 serde_json::from_str(&r.get::<_, String>(1)?).unwrap_or_default();

@@ -3,6 +3,7 @@
 //! so follow-ups work across restarts, devices and processes.
 
 mod compact;
+pub mod retention;
 pub mod sessions;
 
 pub use compact::{VERBATIM, compact_history, summary_line};
@@ -70,9 +71,51 @@ pub fn title_from(question: &str) -> String {
     }
 }
 
-/// Loads the session, or starts a new one (also when `id` is unknown, e.g. a deleted
-/// conversation: the new id is reported back to the client).
-pub fn context(c: &Connection, id: Option<&str>) -> Result<SessionContext, StoreError> {
+/// Who is asking. Trusted local callers (the CLI, `eval`, the admin console) see
+/// every conversation; a browser (its owner cookie) or a user behind a trusted
+/// single sign-on proxy sees only their own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Owner {
+    #[default]
+    Anyone,
+    Id(String),
+}
+
+impl Owner {
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            Owner::Anyone => None,
+            Owner::Id(id) => Some(id),
+        }
+    }
+}
+
+/// Does the session exist and may `owner` see it? (Someone else's conversation is
+/// answered exactly like a missing one.)
+pub fn owns(c: &Connection, id: &str, owner: &Owner) -> Result<bool, StoreError> {
+    let found: Option<Option<String>> = c
+        .query_row("SELECT owner FROM sessions WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    Ok(match (found, owner) {
+        (None, _) => false,
+        (Some(_), Owner::Anyone) => true,
+        (Some(have), Owner::Id(want)) => have.as_deref() == Some(want.as_str()),
+    })
+}
+
+/// Loads the session, or starts a new one (also when `id` is unknown or belongs to
+/// someone else: the new id is reported back to the client).
+pub fn context(
+    c: &Connection,
+    id: Option<&str>,
+    owner: &Owner,
+) -> Result<SessionContext, StoreError> {
+    let id = match id {
+        Some(id) if owns(c, id, owner)? => Some(id),
+        _ => None,
+    };
     let found: Option<(String, String, String)> = match id {
         Some(id) => c
             .query_row(
@@ -133,6 +176,9 @@ pub fn context(c: &Connection, id: Option<&str>) -> Result<SessionContext, Store
 pub struct TurnRecord {
     pub id: String,
     pub session_id: String,
+    /// Who the session belongs to when this turn creates it.
+    #[serde(default)]
+    pub owner: Option<String>,
     pub status: String,
     pub question: String,
     pub rewritten: String,
@@ -151,10 +197,8 @@ pub struct TurnRecord {
     pub trace: serde_json::Value,
 }
 
-/// Saves a turn (creating the session on its first turn) and its two messages, in
-/// one transaction. Returns the session title.
-pub fn save_turn(c: &mut Connection, t: &TurnRecord) -> Result<String, StoreError> {
-    let tx = c.transaction()?;
+/// Creates the session on its first turn (with its owner) and returns its title.
+fn ensure_session(tx: &rusqlite::Transaction, t: &TurnRecord) -> Result<String, StoreError> {
     let title: Option<String> = tx
         .query_row(
             "SELECT title FROM sessions WHERE id = ?1",
@@ -162,17 +206,25 @@ pub fn save_turn(c: &mut Connection, t: &TurnRecord) -> Result<String, StoreErro
             |r| r.get(0),
         )
         .optional()?;
-    let title = match title {
+    Ok(match title {
         Some(t) => t,
         None => {
             let title = title_from(&t.question);
             tx.execute(
-                &format!("INSERT INTO sessions (id, title, created_at, updated_at) VALUES (?1, ?2, {NOW}, {NOW})"),
-                params![t.session_id, title],
+                &format!("INSERT INTO sessions (id, title, owner, created_at, updated_at) VALUES (?1, ?2, ?3, {NOW}, {NOW})"),
+                params![t.session_id, title, t.owner],
             )?;
             title
         }
-    };
+    })
+}
+
+/// Puts a turn on disk before its first token: the session, the user's message and
+/// a live turn row marked interrupted, so a crash mid-answer loses nothing that was
+/// shown (`save_partial` keeps the streamed text; `save_turn` completes the row).
+pub fn begin_turn(c: &mut Connection, t: &TurnRecord) -> Result<(), StoreError> {
+    let tx = c.transaction()?;
+    ensure_session(&tx, t)?;
     let seq: i64 = tx.query_row(
         "SELECT coalesce(max(seq), 0) + 1 FROM turns WHERE session_id = ?1",
         [&t.session_id],
@@ -182,35 +234,127 @@ pub fn save_turn(c: &mut Connection, t: &TurnRecord) -> Result<String, StoreErro
     tx.execute(
         &format!(
             "INSERT INTO turns (id, session_id, seq, status, question, rewritten, category, answer, source, confidence, no_match,
-               model, tokens_in, tokens_out, latency_ms, filters, cited, cards, trace, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, {NOW})"
+               model, tokens_in, tokens_out, latency_ms, filters, cited, cards, trace, live, created_at)
+             VALUES (?1, ?2, ?3, 'interrupted', ?4, ?4, 'general', '', 'system', 0, 0, ?5, 0, 0, 0, ?6, '[]', '[]', '{{}}', 1, {NOW})"
         ),
-        params![
-            t.id,
-            t.session_id,
-            seq,
-            t.status,
-            t.question,
-            t.rewritten,
-            t.category,
-            t.answer,
-            t.source,
-            t.confidence as f64,
-            t.no_match,
-            t.model,
-            t.tokens_in,
-            t.tokens_out,
-            t.latency_ms as i64,
-            json(&t.filters),
-            json(&t.cited),
-            json(&t.cards),
-            t.trace.to_string()
-        ],
+        params![t.id, t.session_id, seq, t.question, t.model, json(&t.filters)],
     )?;
     tx.execute(
         &format!("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?1, ?2, 'user', ?3, {NOW})"),
         params![t.session_id, t.id, t.question],
     )?;
+    tx.execute(
+        &format!("UPDATE sessions SET updated_at = {NOW} WHERE id = ?1"),
+        [&t.session_id],
+    )?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// The text streamed so far, while the turn is still live.
+pub fn save_partial(c: &Connection, turn_id: &str, answer: &str) -> Result<(), StoreError> {
+    c.execute(
+        "UPDATE turns SET answer = ?2 WHERE id = ?1 AND live = 1",
+        params![turn_id, answer],
+    )?;
+    Ok(())
+}
+
+/// Turns still live when the server starts were cut by a crash: they stay
+/// interrupted with what was streamed, and the partial answer joins the
+/// conversation's memory. Returns how many.
+pub fn recover_interrupted(c: &mut Connection) -> Result<usize, StoreError> {
+    let tx = c.transaction()?;
+    tx.execute(
+        &format!(
+            "INSERT INTO messages (session_id, turn_id, role, content, created_at)
+             SELECT session_id, id, 'assistant', answer, {NOW} FROM turns WHERE live = 1 AND answer != ''"
+        ),
+        [],
+    )?;
+    let n = tx.execute(
+        "UPDATE turns SET live = 0, status = 'interrupted' WHERE live = 1",
+        [],
+    )?;
+    tx.commit()?;
+    Ok(n)
+}
+
+/// Saves a turn as it ended (creating the session on its first turn) and its
+/// messages, in one transaction: completes the live row `begin_turn` wrote, or
+/// writes the whole turn when there is none. Returns the session title.
+pub fn save_turn(c: &mut Connection, t: &TurnRecord) -> Result<String, StoreError> {
+    let tx = c.transaction()?;
+    let title = ensure_session(&tx, t)?;
+    let json = |v: &dyn erased::Json| v.to_json();
+    let begun: bool = tx
+        .query_row("SELECT 1 FROM turns WHERE id = ?1", [&t.id], |_| Ok(()))
+        .optional()?
+        .is_some();
+    if begun {
+        tx.execute(
+            "UPDATE turns SET status = ?2, rewritten = ?3, category = ?4, answer = ?5, source = ?6, confidence = ?7,
+               no_match = ?8, model = ?9, tokens_in = ?10, tokens_out = ?11, latency_ms = ?12, filters = ?13,
+               cited = ?14, cards = ?15, trace = ?16, live = 0
+             WHERE id = ?1",
+            params![
+                t.id,
+                t.status,
+                t.rewritten,
+                t.category,
+                t.answer,
+                t.source,
+                t.confidence as f64,
+                t.no_match,
+                t.model,
+                t.tokens_in,
+                t.tokens_out,
+                t.latency_ms as i64,
+                json(&t.filters),
+                json(&t.cited),
+                json(&t.cards),
+                t.trace.to_string()
+            ],
+        )?;
+    } else {
+        let seq: i64 = tx.query_row(
+            "SELECT coalesce(max(seq), 0) + 1 FROM turns WHERE session_id = ?1",
+            [&t.session_id],
+            |r| r.get(0),
+        )?;
+        tx.execute(
+            &format!(
+                "INSERT INTO turns (id, session_id, seq, status, question, rewritten, category, answer, source, confidence, no_match,
+                   model, tokens_in, tokens_out, latency_ms, filters, cited, cards, trace, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, {NOW})"
+            ),
+            params![
+                t.id,
+                t.session_id,
+                seq,
+                t.status,
+                t.question,
+                t.rewritten,
+                t.category,
+                t.answer,
+                t.source,
+                t.confidence as f64,
+                t.no_match,
+                t.model,
+                t.tokens_in,
+                t.tokens_out,
+                t.latency_ms as i64,
+                json(&t.filters),
+                json(&t.cited),
+                json(&t.cards),
+                t.trace.to_string()
+            ],
+        )?;
+        tx.execute(
+            &format!("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?1, ?2, 'user', ?3, {NOW})"),
+            params![t.session_id, t.id, t.question],
+        )?;
+    }
     if !t.answer.is_empty() {
         tx.execute(
             &format!("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?1, ?2, 'assistant', ?3, {NOW})"),

@@ -1,7 +1,7 @@
 //! Managing conversations: list, rename, delete, feedback, and a turn's full record
 //! (the sidebar, the admin traces and `eval --mode agent` read these).
 
-use super::NOW;
+use super::{NOW, Owner, owns};
 use crate::store::StoreError;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
@@ -14,14 +14,19 @@ pub struct SessionSummary {
     pub turns: u32,
 }
 
-/// Most recently updated first.
-pub fn list(c: &Connection, limit: usize) -> Result<Vec<SessionSummary>, StoreError> {
+/// The owner's sessions (all of them for `Owner::Anyone`), most recently updated
+/// first.
+pub fn list(
+    c: &Connection,
+    owner: &Owner,
+    limit: usize,
+) -> Result<Vec<SessionSummary>, StoreError> {
     let mut st = c.prepare(
         "SELECT s.id, s.title, s.updated_at, (SELECT count(*) FROM turns t WHERE t.session_id = s.id)
-         FROM sessions s ORDER BY s.updated_at DESC, s.id LIMIT ?1",
+         FROM sessions s WHERE ?2 IS NULL OR s.owner = ?2 ORDER BY s.updated_at DESC, s.id LIMIT ?1",
     )?;
     let rows = st
-        .query_map([limit as i64], |r| {
+        .query_map(params![limit as i64, owner.id()], |r| {
             Ok(SessionSummary {
                 id: r.get(0)?,
                 title: r.get(1)?,
@@ -33,8 +38,11 @@ pub fn list(c: &Connection, limit: usize) -> Result<Vec<SessionSummary>, StoreEr
     Ok(rows)
 }
 
-/// False when there is no such session.
-pub fn rename(c: &Connection, id: &str, title: &str) -> Result<bool, StoreError> {
+/// False when there is no such session (or it is someone else's).
+pub fn rename(c: &Connection, owner: &Owner, id: &str, title: &str) -> Result<bool, StoreError> {
+    if !owns(c, id, owner)? {
+        return Ok(false);
+    }
     let n = c.execute(
         &format!("UPDATE sessions SET title = ?2, updated_at = {NOW} WHERE id = ?1"),
         params![id, title],
@@ -42,18 +50,33 @@ pub fn rename(c: &Connection, id: &str, title: &str) -> Result<bool, StoreError>
     Ok(n > 0)
 }
 
-/// Deletes the session with its turns and messages (foreign keys cascade).
-pub fn delete(c: &Connection, id: &str) -> Result<bool, StoreError> {
+/// Deletes the session with its turns and messages (foreign keys cascade); false
+/// when there is no such session (or it is someone else's).
+pub fn delete(c: &Connection, owner: &Owner, id: &str) -> Result<bool, StoreError> {
+    if !owns(c, id, owner)? {
+        return Ok(false);
+    }
     Ok(c.execute("DELETE FROM sessions WHERE id = ?1", [id])? > 0)
 }
 
 /// Thumbs up (+1) or down (-1) with an optional note; false when the turn is unknown.
 pub fn set_feedback(
     c: &Connection,
+    owner: &Owner,
     turn_id: &str,
     value: i64,
     note: Option<&str>,
 ) -> Result<bool, StoreError> {
+    let session: Option<String> = c
+        .query_row(
+            "SELECT session_id FROM turns WHERE id = ?1",
+            [turn_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if !session.is_some_and(|s| owns(c, &s, owner).unwrap_or(false)) {
+        return Ok(false);
+    }
     let n = c.execute(
         "UPDATE turns SET feedback = ?2, feedback_note = ?3 WHERE id = ?1",
         params![turn_id, value.signum(), note],

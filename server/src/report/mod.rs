@@ -151,13 +151,12 @@ pub fn markdown(s: &SessionView, graph: &Graph) -> String {
         let rel = correlate(graph, &facts);
         let _ = writeln!(out, "## How the cited bundles relate\n");
         out.push_str("```mermaid\ngraph LR\n");
-        let id = |key: &str| key.replace(['/', '-', '.'], "_");
         for c in &cited_all {
             let _ = writeln!(
                 out,
                 "  {}[\"{}\"]",
-                id(&c.key),
-                c.display_name.replace('"', "'")
+                mermaid_id(&c.key),
+                mermaid_label(&c.display_name)
             );
         }
         for r in &rel {
@@ -171,9 +170,9 @@ pub fn markdown(s: &SessionView, graph: &Graph) -> String {
             let _ = writeln!(
                 out,
                 "  {} -- \"{}\" --- {}",
-                id(&r.a),
-                label.replace('"', "'"),
-                id(&r.b)
+                mermaid_id(&r.a),
+                mermaid_label(&label),
+                mermaid_id(&r.b)
             );
         }
         out.push_str("```\n");
@@ -182,6 +181,32 @@ pub fn markdown(s: &SessionView, graph: &Graph) -> String {
         }
     }
     out
+}
+
+/// A node id mermaid accepts: letters, digits and `_` only.
+fn mermaid_id(key: &str) -> String {
+    let id: String = key
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("n_{id}")
+}
+
+/// A label that cannot leave its quotes or the code block: names and resource
+/// types come from repositories anyone may write (a newline, a quote or three
+/// backticks would close the diagram and inject markdown).
+fn mermaid_label(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '"' => '\'',
+            '`' | '<' | '>' | '[' | ']' | '{' | '}' | '|' => ' ',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .take(80)
+        .collect::<String>()
+        .trim()
+        .to_string()
 }
 
 pub fn text(s: &SessionView) -> String {
@@ -209,4 +234,17 @@ pub fn text(s: &SessionView) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod mermaid_tests {
+    #[test]
+    fn hostile_names_stay_inside_the_diagram() {
+        let l = super::mermaid_label("evil\n```\n# injected\n\"x\"");
+        assert!(
+            !l.contains('\n') && !l.contains('`') && !l.contains('"'),
+            "{l}"
+        );
+        assert_eq!(super::mermaid_id("a-b/c.d e\nf"), "n_a_b_c_d_e_f");
+    }
 }

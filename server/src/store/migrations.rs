@@ -43,6 +43,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "bundle dates",
         sql: include_str!("migrations/0006_bundle_dates.sql"),
     },
+    Migration {
+        version: 7,
+        name: "owners and live turns",
+        sql: include_str!("migrations/0007_owners_and_live_turns.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;

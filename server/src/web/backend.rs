@@ -17,8 +17,13 @@ use axum::response::{IntoResponse, Response};
 use futures::future::BoxFuture;
 use std::sync::Arc;
 
+/// Longest problem text `similar_requests` searches with.
+const MAX_SIMILAR_CHARS: usize = 2_000;
+
 struct ServerBackend {
     state: AppState,
+    /// Who is asking (`guard`): conversations are theirs only.
+    owner: crate::memory::Owner,
 }
 
 impl Backend for ServerBackend {
@@ -86,11 +91,12 @@ impl Backend for ServerBackend {
     }
 
     fn sessions(&self) -> BoxFuture<'_, Result<Vec<SessionItem>, ApiError>> {
+        let owner = self.owner.clone();
         Box::pin(async move {
             let list = self
                 .state
                 .db
-                .read(|c| sessions::list(c, 200))
+                .read(move |c| sessions::list(c, &owner, 200))
                 .await
                 .map_err(public)?;
             Ok(list
@@ -106,10 +112,16 @@ impl Backend for ServerBackend {
     }
 
     fn conversation(&self, id: String) -> BoxFuture<'_, Result<Conversation, ApiError>> {
+        let owner = self.owner.clone();
         Box::pin(async move {
             self.state
                 .db
-                .read(move |c| memory::conversation(c, &id))
+                .read(move |c| {
+                    if !memory::owns(c, &id, &owner)? {
+                        return Ok(None);
+                    }
+                    memory::conversation(c, &id)
+                })
                 .await
                 .map_err(public)?
                 .ok_or_else(|| ErrorCode::SessionNotFound.into())
@@ -117,6 +129,7 @@ impl Backend for ServerBackend {
     }
 
     fn rename_session(&self, id: String, title: String) -> BoxFuture<'_, Result<(), ApiError>> {
+        let owner = self.owner.clone();
         Box::pin(async move {
             let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
             if title.is_empty() {
@@ -134,7 +147,7 @@ impl Backend for ServerBackend {
             let found = self
                 .state
                 .db
-                .write(move |c| sessions::rename(c, &id, &title))
+                .write(move |c| sessions::rename(c, &owner, &id, &title))
                 .await
                 .map_err(public)?;
             found
@@ -144,11 +157,12 @@ impl Backend for ServerBackend {
     }
 
     fn delete_session(&self, id: String) -> BoxFuture<'_, Result<(), ApiError>> {
+        let owner = self.owner.clone();
         Box::pin(async move {
             let found = self
                 .state
                 .db
-                .write(move |c| sessions::delete(c, &id))
+                .write(move |c| sessions::delete(c, &owner, &id))
                 .await
                 .map_err(public)?;
             found
@@ -158,6 +172,7 @@ impl Backend for ServerBackend {
     }
 
     fn feedback(&self, feedback: Feedback) -> BoxFuture<'_, Result<(), ApiError>> {
+        let owner = self.owner.clone();
         Box::pin(async move {
             if feedback.value != 1 && feedback.value != -1 {
                 return Err(ApiError::new(ErrorCode::BadRequest, "Feedback is 1 or -1."));
@@ -181,6 +196,7 @@ impl Backend for ServerBackend {
                 .write(move |c| {
                     sessions::set_feedback(
                         c,
+                        &owner,
                         &feedback.turn_id,
                         feedback.value as i64,
                         note.as_deref(),
@@ -198,6 +214,8 @@ impl Backend for ServerBackend {
         &self,
         problem: String,
     ) -> BoxFuture<'_, Result<Vec<RequestSummary>, ApiError>> {
+        // A long paste is cut: similar requests are found from its start.
+        let problem: String = problem.chars().take(MAX_SIMILAR_CHARS).collect();
         Box::pin(async move {
             self.state
                 .db
@@ -230,7 +248,13 @@ fn public(e: impl Into<ApiFailure>) -> ApiError {
 }
 
 pub async fn server_fn(State(state): State<AppState>, req: Request<Body>) -> Response {
-    let backend: SharedBackend = Arc::new(ServerBackend { state });
+    let owner = req
+        .extensions()
+        .get::<super::guard::Caller>()
+        .map(|c| c.owner.clone())
+        // Only reachable without the guard (never in the router): see nothing.
+        .unwrap_or_else(|| crate::memory::Owner::Id(crate::memory::new_id()));
+    let backend: SharedBackend = Arc::new(ServerBackend { state, owner });
     let res = leptos_axum::handle_server_fns_with_context(
         move || leptos::prelude::provide_context(backend.clone()),
         req,

@@ -3,14 +3,17 @@
 //! session id in the body; the browser reads the body with fetch streaming and an
 //! AbortController (Stop), and dropping the connection drops the turn.
 
+use super::guard::Caller;
 use super::{ApiFailure, AppState};
 use crate::agent::TurnOptions;
 use app::api::{ChatEvent, ChatRequest};
+use axum::Extension;
 use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::{Stream, StreamExt};
+use governor::clock::{Clock, DefaultClock};
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -20,20 +23,38 @@ const BROWSER_PACE: Duration = Duration::from_millis(12);
 
 pub async fn chat(
     State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
     payload: Result<Json<ChatRequest>, JsonRejection>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiFailure> {
     let Json(request) = payload?;
     let question = crate::agent::validate_question(&request.question).map_err(ApiFailure::from)?;
+    // Per client first (a flood from one address), then the server's capacity.
+    if let Err(not_until) = state.per_client.check_key(&caller.rate_key) {
+        let wait = not_until.wait_time_from(DefaultClock::default().now());
+        return Err(ApiFailure::rate_limited(wait.as_secs_f64().ceil() as u64));
+    }
+    let permit = state
+        .turns
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| ApiFailure::rate_limited(2))?;
     let options = TurnOptions {
         dry_run: false,
         pace: BROWSER_PACE,
         shutdown: state.shutdown.clone(),
+        owner: caller.owner,
+        budget: Duration::from_secs(state.config.server.turn_timeout_secs),
         ..Default::default()
     };
     let turn = state
         .agent
         .start_turn(question, request.session_id, options);
-    let events = turn.enumerate().map(|(seq, ev)| Ok(to_sse(seq, &ev)));
+    // The permit lives as long as the stream: a turn holds its slot until it ends
+    // or its client leaves.
+    let events = turn.enumerate().map(move |(seq, ev)| {
+        let _slot = &permit;
+        Ok(to_sse(seq, &ev))
+    });
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
 

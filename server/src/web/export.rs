@@ -1,6 +1,6 @@
 //! Downloads: a conversation as a report (`/api/sessions/{id}/export?format=md|json|txt`).
 //! A plain GET with `Content-Disposition: attachment`, so a link in the page
-//! downloads it (session ids are unguessable).
+//! downloads it; only the conversation's owner gets it.
 
 use super::{ApiFailure, AppState};
 use crate::report::{self, Format};
@@ -43,6 +43,7 @@ fn file_stem(title: &str) -> String {
 
 pub async fn session(
     State(state): State<AppState>,
+    axum::Extension(caller): axum::Extension<super::guard::Caller>,
     Path(id): Path<String>,
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiFailure> {
@@ -53,9 +54,16 @@ pub async fn session(
         })?,
     };
     let (id2, id3) = (id.clone(), id.clone());
+    let owner = caller.owner;
     let body = state
         .db
-        .read(move |c| report::render(c, &id2, format))
+        .read(move |c| {
+            // Someone else's conversation is answered like a missing one.
+            if !crate::memory::owns(c, &id2, &owner)? {
+                return Ok(None);
+            }
+            report::render(c, &id2, format)
+        })
         .await?
         .ok_or_else(|| {
             ApiFailure::client(

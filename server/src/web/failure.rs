@@ -11,6 +11,8 @@ pub struct ApiFailure {
     pub public: ApiError,
     /// Internal detail for the log; never serialised.
     pub detail: Option<String>,
+    /// Seconds for a `Retry-After` header (rate limits).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiFailure {
@@ -19,6 +21,18 @@ impl ApiFailure {
         ApiFailure {
             public: ApiError::new(code, message),
             detail: None,
+            retry_after: None,
+        }
+    }
+
+    /// 429 with a `Retry-After`.
+    pub fn rate_limited(retry_after_secs: u64) -> Self {
+        ApiFailure {
+            retry_after: Some(retry_after_secs.max(1)),
+            ..ApiFailure::client(
+                ErrorCode::RateLimited,
+                ErrorCode::RateLimited.default_message(),
+            )
         }
     }
 
@@ -27,6 +41,7 @@ impl ApiFailure {
         ApiFailure {
             public: ApiError::from_code(code),
             detail: Some(detail.to_string()),
+            retry_after: None,
         }
     }
 
@@ -80,6 +95,11 @@ impl IntoResponse for ApiFailure {
         self.log();
         let status =
             StatusCode::from_u16(self.public.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, Json(self.public)).into_response()
+        let mut res = (status, Json(self.public)).into_response();
+        if let Some(secs) = self.retry_after {
+            res.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
+        }
+        res
     }
 }

@@ -7,6 +7,7 @@ mod backend;
 mod chat;
 mod export;
 mod failure;
+pub mod guard;
 mod health;
 mod shutdown;
 
@@ -37,6 +38,11 @@ pub struct AppState {
     pub started: Instant,
     /// The admin reindex job (one at a time).
     pub reindexer: crate::admin::reindex::Reindexer,
+    pub guard: Arc<guard::GuardConfig>,
+    /// Answers streaming at once (`server.max_concurrent_turns`).
+    pub turns: Arc<tokio::sync::Semaphore>,
+    /// Questions per client per minute (`server.turns_per_minute`).
+    pub per_client: Arc<governor::DefaultKeyedRateLimiter<String>>,
 }
 
 impl AppState {
@@ -48,7 +54,22 @@ impl AppState {
             crate::index::embed::from_config(&config).map_err(crate::search::SearchError::from)?;
         let searcher = Searcher::open(db.clone(), embedder, config.data_dir.clone()).await?;
         let agent = Arc::new(Agent::new(db.clone(), config.clone(), searcher)?);
+        // Turns cut by a crash stay interrupted with what was streamed.
+        match db.write(crate::memory::recover_interrupted).await {
+            Ok(0) => {}
+            Ok(n) => tracing::warn!(turns = n, "marked turns cut by a crash as interrupted"),
+            Err(e) => tracing::error!(error = %e, "cannot recover interrupted turns"),
+        }
+        let per_minute = std::num::NonZeroU32::new(config.server.turns_per_minute.max(1))
+            .unwrap_or(std::num::NonZeroU32::MIN);
         Ok(AppState {
+            guard: Arc::new(guard::GuardConfig::new(&config.server)),
+            turns: Arc::new(tokio::sync::Semaphore::new(
+                config.server.max_concurrent_turns.max(1),
+            )),
+            per_client: Arc::new(governor::RateLimiter::keyed(governor::Quota::per_minute(
+                per_minute,
+            ))),
             config,
             db,
             agent,
@@ -84,6 +105,35 @@ pub fn watch_index(state: &AppState, every: Duration) {
     });
 }
 
+/// Applies the retention settings now and then every hour.
+pub fn watch_retention(state: &AppState) {
+    let (traces, sessions) = (
+        state.config.retention.trace_days,
+        state.config.retention.session_days,
+    );
+    if traces == 0 && sessions == 0 {
+        return;
+    }
+    let db = state.db.clone();
+    let stop = state.shutdown.clone();
+    tokio::spawn(async move {
+        loop {
+            match db
+                .write(move |c| crate::memory::retention::apply(c, traces, sessions))
+                .await
+            {
+                Ok((0, 0)) => {}
+                Ok((t, s)) => tracing::info!(traces = t, sessions = s, "retention applied"),
+                Err(e) => tracing::warn!(error = %e, "retention failed"),
+            }
+            tokio::select! {
+                _ = stop.cancelled() => break,
+                _ = tokio::time::sleep(Duration::from_secs(3600)) => {}
+            }
+        }
+    });
+}
+
 /// Request bodies above this are refused before any handler runs.
 const MAX_BODY_BYTES: usize = 256 * 1024;
 
@@ -100,6 +150,10 @@ pub fn router(state: AppState) -> Router {
             get(backend::server_fn).post(backend::server_fn),
         )
         .fallback(get(assets::serve).with_state(assets.clone()))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::guard,
+        ))
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         // The default predicate skips `text/event-stream`, so answers are not buffered.
@@ -114,8 +168,11 @@ pub async fn serve(state: AppState, listener: tokio::net::TcpListener) -> std::i
     let grace = Duration::from_secs(state.config.server.shutdown_grace_secs);
     let app = router(state);
     let stopping = shutdown.clone();
-    let server = axum::serve(listener, app)
-        .with_graceful_shutdown(async move { stopping.cancelled().await });
+    let server = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move { stopping.cancelled().await });
     tokio::select! {
         result = server => result,
         _ = async { shutdown.cancelled().await; tokio::time::sleep(grace).await } => {

@@ -98,9 +98,21 @@ impl TestServer {
     }
 }
 
+/// The owner cookie every test client sends, so a test's requests are one browser
+/// (conversations belong to the browser that started them).
+pub const TEST_OWNER: &str = "rc_owner=0123456789abcdef0123456789abcdef";
+
 pub fn client() -> reqwest::Client {
+    client_as(TEST_OWNER)
+}
+
+/// A client with its own owner cookie (`rc_owner=<32 hex>`), i.e. another browser.
+pub fn client_as(cookie: &str) -> reqwest::Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(reqwest::header::COOKIE, cookie.parse().unwrap());
     reqwest::Client::builder()
         .timeout(Duration::from_secs(30))
+        .default_headers(headers)
         .build()
         .unwrap()
 }

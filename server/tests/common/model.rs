@@ -55,9 +55,11 @@ fn respond(body: &Value) -> Reply {
     let context: Value = messages
         .iter()
         .find_map(|m| {
+            // The registry data travels fenced in a user message.
             text_of(m)
-                .strip_prefix("Context for this turn:\n")
-                .and_then(|c| serde_json::from_str(c).ok())
+                .split_once("<<<REGISTRY DATA\n")
+                .and_then(|(_, rest)| rest.rsplit_once("\nREGISTRY DATA>>>"))
+                .and_then(|(c, _)| serde_json::from_str(c).ok())
         })
         .unwrap_or_default();
     let looked_up = messages.iter().any(|m| m["role"] == "tool");

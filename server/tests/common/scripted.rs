@@ -20,6 +20,8 @@ pub enum Reply {
     },
     /// A streamed `text/event-stream` body: (pause before, raw text) pieces.
     Stream(Vec<(Duration, String)>),
+    /// A body streamed with this status (an error body that trickles forever).
+    Trickle(u16, Vec<(Duration, String)>),
     /// Accept the request and never answer.
     Hang,
     /// Decide from the request body (a model that follows its prompts by rule).
@@ -163,6 +165,24 @@ async fn handle(State(s): State<Script>, req: axum::extract::Request) -> Respons
                 );
             }
             res
+        }
+        Reply::Trickle(status, pieces) => {
+            let stream = futures::stream::unfold(
+                (pieces.into_iter(), Some(guard)),
+                |(mut it, g)| async move {
+                    let (pause, text) = it.next()?;
+                    tokio::time::sleep(pause).await;
+                    Some((
+                        Ok::<_, std::convert::Infallible>(Bytes::from(text)),
+                        (it, g),
+                    ))
+                },
+            );
+            Response::builder()
+                .status(status)
+                .header("content-type", "application/json")
+                .body(Body::from_stream(stream))
+                .unwrap()
         }
         Reply::Stream(pieces) => {
             // The guard lives with the body: it drops when the stream ends or the

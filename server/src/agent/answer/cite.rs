@@ -32,6 +32,9 @@ pub struct Resolver<'a> {
     snap: &'a Snapshot,
     docs: HashMap<String, i64>,
     keywords: HashMap<String, i64>,
+    /// Bundles this turn retrieved or read: only they may be cited (an answer
+    /// steered by text in the corpus cannot recommend an unrelated bundle).
+    allowed: Option<std::collections::HashSet<String>>,
 }
 
 impl<'a> Resolver<'a> {
@@ -44,13 +47,23 @@ impl<'a> Resolver<'a> {
                 .values()
                 .map(|k| (k.cite_id(), k.id))
                 .collect(),
+            allowed: None,
         }
+    }
+
+    /// Limits bundle citations to these keys.
+    pub fn only_bundles(mut self, keys: impl IntoIterator<Item = String>) -> Self {
+        self.allowed = Some(keys.into_iter().collect());
+        self
     }
 
     pub fn resolve(&self, kind: &str, id: &str) -> Option<Citation> {
         let full = format!("{kind}:{id}");
         match kind {
             "bundle" => {
+                if self.allowed.as_ref().is_some_and(|a| !a.contains(id)) {
+                    return None;
+                }
                 let b = &self.snap.bundles[*self.snap.bundle_by_key.get(id)? as usize];
                 Some(Citation {
                     id: full,

@@ -42,6 +42,25 @@ pub struct Grounding {
 }
 
 impl Grounding {
+    /// The bundles an answer may cite: retrieved this turn, the follow-up's
+    /// subject, the users of the keywords and library shown, and what tools read.
+    pub fn citable(&self, read: &[String]) -> Vec<String> {
+        let mut keys: Vec<String> = self
+            .retrieval
+            .bundles
+            .iter()
+            .map(|b| b.key.clone())
+            .collect();
+        keys.extend(self.rewrite.subject.iter().map(|s| s.key.clone()));
+        keys.extend(self.records.keys().cloned());
+        keys.extend(self.keyword_users.values().flatten().cloned());
+        if let Some(l) = &self.library {
+            keys.extend(l.users.iter().map(|(k, _)| k.clone()));
+        }
+        keys.extend(read.iter().cloned());
+        keys
+    }
+
     pub fn hit(&self, key: &str) -> Option<&BundleHit> {
         self.retrieval.bundles.iter().find(|b| b.key == key)
     }
@@ -120,8 +139,9 @@ pub struct Outcome {
 
 /// Validates citations, picks cards (only cited bundles), the source tag and the
 /// confidence.
-pub fn finish(g: &Grounding, written: Written) -> Outcome {
-    let resolver = cite::Resolver::new(&g.snapshot);
+/// `read`: bundles the model's tools opened this turn (they may be cited too).
+pub fn finish(g: &Grounding, written: Written, read: &[String]) -> Outcome {
+    let resolver = cite::Resolver::new(&g.snapshot).only_bundles(g.citable(read));
     let (citations, text, dropped) = resolver.validate(&written.text);
     let cards: Vec<Card> = citations
         .iter()

@@ -88,46 +88,50 @@ fn split_spaces(line: &str) -> Vec<String> {
 }
 
 /// Pipe-separated format: `| cell | cell |`, a pipe with whitespace (or a line end)
-/// on both sides separates cells.
+/// on both sides separates cells. One pass over the line: a hostile file with a
+/// megabyte of pipes on one line costs linear time, not quadratic.
 fn split_pipes(line: &str) -> Vec<String> {
-    fn find_sep(s: &str, at_start: bool) -> Option<(usize, usize)> {
-        let bytes: Vec<(usize, char)> = s.char_indices().collect();
-        for (k, &(i, c)) in bytes.iter().enumerate() {
-            if c != '|' {
-                continue;
-            }
-            // whitespace (or the start) before the pipe
-            let mut begin = i;
+    let chars: Vec<(usize, char)> = line.char_indices().collect();
+    let n = chars.len();
+    // (begin, end) byte spans of separators, whitespace on both sides included.
+    let mut seps: Vec<(usize, usize)> = Vec::new();
+    let mut last_end = 0usize;
+    let mut k = 0;
+    while k < n {
+        let (i, c) = chars[k];
+        if c == '|' {
             let mut j = k;
-            while j > 0 && bytes[j - 1].1.is_whitespace() {
+            while j > 0 && chars[j - 1].0 >= last_end && chars[j - 1].1.is_whitespace() {
                 j -= 1;
-                begin = bytes[j].0;
             }
-            let before_ok = begin < i || (i == 0 && at_start);
-            // whitespace (or the end) after it
-            let mut end = i + 1;
+            let begin = if j < k { chars[j].0 } else { i };
+            // Whitespace before it, or it starts the line or follows a separator.
+            let before_ok = begin < i || i == last_end;
             let mut m = k + 1;
-            while m < bytes.len() && bytes[m].1.is_whitespace() {
-                end = bytes[m].0 + bytes[m].1.len_utf8();
+            while m < n && chars[m].1.is_whitespace() {
                 m += 1;
             }
-            let after_ok = end > i + 1 || i + 1 == s.len();
+            let end = if m < n { chars[m].0 } else { line.len() };
+            let after_ok = end > i + 1 || i + 1 == line.len();
             if before_ok && after_ok {
-                return Some((begin, end));
+                seps.push((begin, end));
+                last_end = end;
+                k = m;
+                continue;
             }
         }
-        None
+        k += 1;
     }
-    let mut cells = Vec::new();
-    let Some((_, end)) = find_sep(line, true) else {
+    let Some(&(_, first_end)) = seps.first() else {
         return vec![line.to_string()];
     };
-    let mut rest = &line[end..];
-    while let Some((b, e)) = find_sep(rest, true) {
-        cells.push(rest[..b].to_string());
-        rest = &rest[e..];
+    let mut cells = Vec::with_capacity(seps.len());
+    let mut from = first_end;
+    for &(b, e) in &seps[1..] {
+        cells.push(line[from..b].to_string());
+        from = e;
     }
-    cells.push(rest.to_string());
+    cells.push(line[from..].to_string());
     cells
 }
 
@@ -228,6 +232,16 @@ mod tests {
         assert_eq!(split_spaces("a\tb c"), vec!["a", "b c"]);
         assert_eq!(split_spaces("    Log    x"), vec!["", "Log", "x"]);
         assert_eq!(split_spaces(" Indented name"), vec![" Indented name"]);
+    }
+
+    #[test]
+    fn a_huge_pipe_line_is_linear() {
+        let line = format!("| {}", "a | ".repeat(200_000));
+        // (Quadratic splitting would take minutes on this line.)
+        let cells = split_pipes(&line);
+        assert_eq!(cells.len(), 200_001);
+        let line = format!("|{}|", "x|".repeat(100_000));
+        assert_eq!(split_pipes(&line).len(), 1, "pipes without spaces are data");
     }
 
     #[test]
