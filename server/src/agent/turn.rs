@@ -102,17 +102,32 @@ impl Sink {
         self.send(ChatEvent::token(text)).await
     }
 
-    /// Streams offline text piece by piece (words with their trailing space).
+    /// Streams offline text: without a pace, word by word (the CLI and eval); with
+    /// one, in at most `OFFLINE_PIECES` pieces spread over `OFFLINE_WITHIN`, so a
+    /// ready answer appears at once with a hint of motion rather than at typing
+    /// speed.
     pub async fn text(&self, text: &str) -> Result<(), ClientGone> {
-        for piece in text.split_inclusive([' ', '\n']) {
-            self.send(ChatEvent::token(piece)).await?;
-            if !self.pace.is_zero() {
-                tokio::time::sleep(self.pace).await;
+        let words: Vec<&str> = text.split_inclusive([' ', '\n']).collect();
+        if self.pace.is_zero() {
+            for w in words {
+                self.send(ChatEvent::token(w)).await?;
             }
+            return Ok(());
+        }
+        let per = words.len().div_ceil(OFFLINE_PIECES).max(1);
+        let pieces = words.len().div_ceil(per).max(1);
+        let pause = (OFFLINE_WITHIN / pieces as u32).min(self.pace);
+        for group in words.chunks(per) {
+            self.send(ChatEvent::token(group.concat())).await?;
+            tokio::time::sleep(pause).await;
         }
         Ok(())
     }
 }
+
+/// An offline answer is fully shown within this, in at most this many pieces.
+const OFFLINE_WITHIN: Duration = Duration::from_millis(250);
+const OFFLINE_PIECES: usize = 25;
 
 /// The receiving side was dropped; stop working.
 #[derive(Debug)]

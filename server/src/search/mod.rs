@@ -64,7 +64,8 @@ impl Searcher {
         }
         Ok(Arc::new(Searcher {
             db,
-            embedder,
+            // Query vectors are shared by the classifier and every search of a turn.
+            embedder: crate::index::embed::CachedEmbedder::wrap(embedder),
             index_dir,
             snapshot: RwLock::new(Arc::new(snap)),
         }))

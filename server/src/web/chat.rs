@@ -17,8 +17,8 @@ use governor::clock::{Clock, DefaultClock};
 use std::convert::Infallible;
 use std::time::Duration;
 
-/// Pause between streamed pieces of an offline answer, so text arrives at a readable
-/// pace (an LLM's own pace is used as is).
+/// Longest pause between streamed pieces of an offline answer (the whole answer is
+/// shown within a quarter second; an LLM's own pace is used as is).
 const BROWSER_PACE: Duration = Duration::from_millis(12);
 
 pub async fn chat(

@@ -1,10 +1,12 @@
 //! Embedders behind one trait. Every stored vector carries its embedder's id, so
 //! vectors of two embedders are never mixed; switching embedders embeds again.
 
+mod cached;
 mod hash;
 mod minilm;
 mod openai;
 
+pub use cached::CachedEmbedder;
 pub use hash::{HashEmbedder, identifier_parts};
 pub use minilm::{MiniLm, files_present};
 pub use openai::OpenAiEmbedder;
