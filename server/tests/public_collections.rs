@@ -1,6 +1,6 @@
 //! Opt-in: the public golden sets over clones of the six public RunWhen
 //! collections (CI has no network). With the clones in one folder:
-//! `REGISTRY_CHAT_PUBLIC_CORPORA=/tmp/rc cargo test --release --test public_collections -- --ignored --nocapture`
+//! `REGISTRY_CHAT_PUBLIC_CORPORA=/path/to/clones cargo test --release --test public_collections -- --ignored --nocapture`
 //! (`scripts/eval-public` prints the full table). The floors sit under the figures
 //! in the README so that a regression fails; held-out questions are never printed.
 
