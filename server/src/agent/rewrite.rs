@@ -231,19 +231,15 @@ pub fn by_rules(
         // A new subject: keep what was asked about the old one when the follow-up
         // says little of its own ("and google cloud sql?"), and keep the parts of
         // the old subject the new one does not replace.
-        let kinds_now: Vec<bool> = [
-            !query.platforms.wanted.is_empty(),
-            !query.technologies.is_empty() || !query.uncovered.is_empty(),
-        ]
-        .to_vec();
+        let new_tech = !query.technologies.is_empty() || !query.uncovered.is_empty();
         for w in &before_subject {
             let platforms = platforms_of(w);
             let is_tech = LEXICON.technologies.contains(w);
             let kept = if !platforms.is_empty() {
                 // "pods" stays for a question about AKS (still Kubernetes).
-                !kinds_now[0] || platforms.iter().any(|p| query.platforms.wanted.contains(p))
+                !new_platform || platforms.iter().any(|p| query.platforms.wanted.contains(p))
             } else if is_tech {
-                !(kinds_now[1] || replaces)
+                !(new_tech || replaces)
             } else {
                 true
             };

@@ -225,29 +225,34 @@ fn ensure_session(tx: &rusqlite::Transaction, t: &TurnRecord) -> Result<String, 
 pub fn begin_turn(c: &mut Connection, t: &TurnRecord) -> Result<(), StoreError> {
     let tx = c.transaction()?;
     ensure_session(&tx, t)?;
+    insert_live(&tx, t)?;
+    tx.execute(
+        &format!("UPDATE sessions SET updated_at = {NOW} WHERE id = ?1"),
+        [&t.session_id],
+    )?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// The turn's row (live, interrupted, no answer yet) and the user's message.
+fn insert_live(tx: &rusqlite::Transaction, t: &TurnRecord) -> Result<(), StoreError> {
     let seq: i64 = tx.query_row(
         "SELECT coalesce(max(seq), 0) + 1 FROM turns WHERE session_id = ?1",
         [&t.session_id],
         |r| r.get(0),
     )?;
-    let json = |v: &dyn erased::Json| v.to_json();
     tx.execute(
         &format!(
             "INSERT INTO turns (id, session_id, seq, status, question, rewritten, category, answer, source, confidence, no_match,
                model, tokens_in, tokens_out, latency_ms, filters, cited, cards, trace, live, created_at)
              VALUES (?1, ?2, ?3, 'interrupted', ?4, ?4, 'general', '', 'system', 0, 0, ?5, 0, 0, 0, ?6, '[]', '[]', '{{}}', 1, {NOW})"
         ),
-        params![t.id, t.session_id, seq, t.question, t.model, json(&t.filters)],
+        params![t.id, t.session_id, seq, t.question, t.model, erased::Json::to_json(&t.filters)],
     )?;
     tx.execute(
         &format!("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?1, ?2, 'user', ?3, {NOW})"),
         params![t.session_id, t.id, t.question],
     )?;
-    tx.execute(
-        &format!("UPDATE sessions SET updated_at = {NOW} WHERE id = ?1"),
-        [&t.session_id],
-    )?;
-    tx.commit()?;
     Ok(())
 }
 
@@ -287,74 +292,39 @@ pub fn save_turn(c: &mut Connection, t: &TurnRecord) -> Result<String, StoreErro
     let tx = c.transaction()?;
     let title = ensure_session(&tx, t)?;
     let json = |v: &dyn erased::Json| v.to_json();
-    let begun: bool = tx
+    // A turn that was not begun (the CLI, a test) gets its row now; either way the
+    // row is then completed.
+    let begun = tx
         .query_row("SELECT 1 FROM turns WHERE id = ?1", [&t.id], |_| Ok(()))
         .optional()?
         .is_some();
-    if begun {
-        tx.execute(
-            "UPDATE turns SET status = ?2, rewritten = ?3, category = ?4, answer = ?5, source = ?6, confidence = ?7,
-               no_match = ?8, model = ?9, tokens_in = ?10, tokens_out = ?11, latency_ms = ?12, filters = ?13,
-               cited = ?14, cards = ?15, trace = ?16, live = 0
-             WHERE id = ?1",
-            params![
-                t.id,
-                t.status,
-                t.rewritten,
-                t.category,
-                t.answer,
-                t.source,
-                t.confidence as f64,
-                t.no_match,
-                t.model,
-                t.tokens_in,
-                t.tokens_out,
-                t.latency_ms as i64,
-                json(&t.filters),
-                json(&t.cited),
-                json(&t.cards),
-                t.trace.to_string()
-            ],
-        )?;
-    } else {
-        let seq: i64 = tx.query_row(
-            "SELECT coalesce(max(seq), 0) + 1 FROM turns WHERE session_id = ?1",
-            [&t.session_id],
-            |r| r.get(0),
-        )?;
-        tx.execute(
-            &format!(
-                "INSERT INTO turns (id, session_id, seq, status, question, rewritten, category, answer, source, confidence, no_match,
-                   model, tokens_in, tokens_out, latency_ms, filters, cited, cards, trace, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, {NOW})"
-            ),
-            params![
-                t.id,
-                t.session_id,
-                seq,
-                t.status,
-                t.question,
-                t.rewritten,
-                t.category,
-                t.answer,
-                t.source,
-                t.confidence as f64,
-                t.no_match,
-                t.model,
-                t.tokens_in,
-                t.tokens_out,
-                t.latency_ms as i64,
-                json(&t.filters),
-                json(&t.cited),
-                json(&t.cards),
-                t.trace.to_string()
-            ],
-        )?;
-        tx.execute(
-            &format!("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?1, ?2, 'user', ?3, {NOW})"),
-            params![t.session_id, t.id, t.question],
-        )?;
+    if !begun {
+        insert_live(&tx, t)?;
     }
+    tx.execute(
+        "UPDATE turns SET status = ?2, rewritten = ?3, category = ?4, answer = ?5, source = ?6, confidence = ?7,
+           no_match = ?8, model = ?9, tokens_in = ?10, tokens_out = ?11, latency_ms = ?12, filters = ?13,
+           cited = ?14, cards = ?15, trace = ?16, live = 0
+         WHERE id = ?1",
+        params![
+            t.id,
+            t.status,
+            t.rewritten,
+            t.category,
+            t.answer,
+            t.source,
+            t.confidence as f64,
+            t.no_match,
+            t.model,
+            t.tokens_in,
+            t.tokens_out,
+            t.latency_ms as i64,
+            json(&t.filters),
+            json(&t.cited),
+            json(&t.cards),
+            t.trace.to_string()
+        ],
+    )?;
     if !t.answer.is_empty() {
         tx.execute(
             &format!("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?1, ?2, 'assistant', ?3, {NOW})"),
