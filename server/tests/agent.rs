@@ -293,6 +293,39 @@ async fn keyword_and_documentation_questions_cite_their_sources() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keyword_answer_points_at_real_calls_of_it() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    // RW.CLI is not shipped by the sample registry: the keyword is known from calls.
+    let ev = ask(
+        &server.url,
+        json!({"question": "which keyword runs our own bash script file from a task?"}),
+    )
+    .await;
+    let cited = citations(&ev);
+    assert!(
+        cited.iter().any(|c| c == "kw:RW.CLI.Run Bash File"),
+        "{cited:?}"
+    );
+    let text = answer_text(&ev);
+    // "- **Name** [bundle:collection/slug] — `codebundles/…/runbook.robot:42`"
+    let at =
+        regex::Regex::new(r"\[bundle:([\w.-]+)/[\w.-]+\] — `(codebundles/[\w./-]+\.robot):(\d+)`")
+            .unwrap();
+    let calls: Vec<_> = at.captures_iter(&text).collect();
+    assert!(!calls.is_empty(), "{text}");
+    // The users shown are cards, and each line shown calls the keyword.
+    assert!(!cards(&ev).is_empty());
+    check_grounding(&ev);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/collections");
+    for c in calls {
+        let line: usize = c[3].parse().unwrap();
+        let source = std::fs::read_to_string(root.join(&c[1]).join(&c[2])).unwrap();
+        let at = source.lines().nth(line - 1).unwrap();
+        assert!(at.contains("Run Bash File"), "{}:{line} is `{at}`", &c[2]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_interrupted_turn_is_saved_as_interrupted() {
     let server = TestServer::start_indexed(|_| {}).await;
     let res = common::client()

@@ -620,3 +620,54 @@ fn task_lists_equal_robot_framework_on_the_public_collections() {
     }
     assert!(diffs.is_empty(), "{} files differ: {diffs:?}", diffs.len());
 }
+
+#[test]
+fn keywords_no_collection_ships_are_known_from_their_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = open(dir.path());
+    let req = ingest::sample_request(dir.path()).unwrap();
+    index(&db, dir.path(), &req);
+    let read = |db: &Db| {
+        db.read_blocking(|c| {
+            let external: Vec<(String, String, String, String, i64)> = c
+                .prepare("SELECT library, name, args, file, line FROM keywords WHERE external = 1 ORDER BY 1, 2")?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
+                .collect::<Result<_, _>>()?;
+            let uses: Vec<(String, String, String, i64)> = c
+                .prepare(
+                    "SELECT co.root, k.name, u.file, u.line FROM keyword_uses u JOIN keywords k ON k.id = u.keyword_id
+                     JOIN bundles b ON b.id = u.bundle_id JOIN collections co ON co.id = b.collection_id
+                     WHERE k.library = 'RW.Core' ORDER BY 1, 2, 3, 4",
+                )?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+                .collect::<Result<_, _>>()?;
+            Ok((external, uses))
+        })
+        .unwrap()
+    };
+    let (external, uses) = read(&db);
+    // RW.Core comes with the runtime: no sample collection ships it.
+    let push = external
+        .iter()
+        .find(|k| k.0 == "RW.Core" && k.1 == "Push Metric")
+        .expect("RW.Core.Push Metric derived from its calls");
+    assert!(
+        push.2.contains("sub_name="),
+        "arguments callers pass: {}",
+        push.2
+    );
+    assert!(push.3.ends_with("sli.robot") && push.4 > 0, "{push:?}");
+    // Every use points at a line that really calls the keyword.
+    assert!(uses.len() > 50, "{}", uses.len());
+    for (root, name, file, line) in uses.iter().take(200) {
+        let text = std::fs::read_to_string(Path::new(root).join(file)).unwrap();
+        let at = text.lines().nth(*line as usize - 1).unwrap_or_default();
+        assert!(
+            at.to_lowercase().contains(&name.to_lowercase()),
+            "{file}:{line} is `{at}`, not a call of {name}"
+        );
+    }
+    // A reindex derives the same set, no duplicates.
+    index(&db, dir.path(), &req);
+    assert_eq!(read(&db).0, external);
+}

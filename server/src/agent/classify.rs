@@ -414,7 +414,7 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
             "asks how things work or are written",
         );
     }
-    if IN_A_TASK.is_match(&q) {
+    if IN_A_TASK.is_match(&q) || RUN_A_SCRIPT.is_match(&q) {
         return rule(
             Category::KeywordLibrary,
             "asks how to do something from inside a task",
@@ -428,6 +428,14 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
 static IN_A_TASK: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(how (do|can|should|would) (i|we)|is there a way to|what'?s the way to|which call)\b.*\b(from|in|inside|within) (a |an |the |my |our )?(robot( framework)?( task| file| suite)?|task|sli|runbook|codebundle|code bundle|bundle|skill template|tool)\b|^\s*(in|from|inside) (a |an |the |my |our )?(robot( framework)?( task| file)?|task|sli|runbook|codebundle|bundle|skill template|tool)\b,? how (do|can) (i|we)\b",
+    )
+});
+
+/// "how do i run my own bash script": running a script or command is what the
+/// CLI library's keywords do, so it is a keyword question, not a bundle search.
+static RUN_A_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bhow (do|can|should|would) (i|we) (run|execute|call|invoke|launch) (a |an |my |our |the |this |that )?(own |custom |local )?(bash |shell |python |powershell |cli )?(script|command|one-liner|shell command|cli command)s?\b",
     )
 });
 
@@ -595,6 +603,18 @@ mod tests {
             "library alone is not a keyword question"
         );
         assert_eq!(cat("podman containers keep dying", &none), None);
+        assert_eq!(
+            cat(
+                "how can we execute our own python script next to the robot file",
+                &none
+            ),
+            Some(Category::KeywordLibrary)
+        );
+        assert_eq!(
+            cat("how do i run the kubernetes health check", &none),
+            None,
+            "running a bundle is not a keyword question"
+        );
         assert_eq!(
             cat(
                 "how do i write my own keyword library and call it from robot",

@@ -85,3 +85,68 @@ pub fn listing(c: &Connection, snap: &Snapshot, name: &str) -> rusqlite::Result<
         users,
     })
 }
+
+/// A bundle that calls a keyword, and where (its first call in the bundle).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct KeywordUse {
+    pub key: String,
+    pub file: String,
+    pub line: u32,
+    /// How many of the bundle's tasks call it.
+    pub tasks: u32,
+}
+
+/// Every bundle that calls `library.name`, the ones calling it from most tasks first.
+pub fn users(c: &Connection, library: &str, name: &str) -> rusqlite::Result<Vec<KeywordUse>> {
+    // With `min(line)` SQLite takes `file` from the same row: the first call.
+    let mut st = c.prepare_cached(
+        "SELECT co.name || '/' || b.slug, u.file, min(u.line), count(DISTINCT u.task)
+         FROM keyword_uses u JOIN keywords k ON k.id = u.keyword_id
+         JOIN bundles b ON b.id = u.bundle_id JOIN collections co ON co.id = b.collection_id
+         WHERE k.library = ?1 AND k.name = ?2 GROUP BY b.id ORDER BY 4 DESC, 1",
+    )?;
+    st.query_map([library, name], |r| {
+        Ok(KeywordUse {
+            key: r.get(0)?,
+            file: r.get(1)?,
+            line: r.get(2)?,
+            tasks: r.get(3)?,
+        })
+    })?
+    .collect()
+}
+
+/// Puts the users that best fit the question first: a search restricted to them
+/// ranks them by the question's words (a question about SLIs on Kubernetes gets
+/// Kubernetes SLIs that call the keyword), the rest keep their order.
+pub async fn rank_users(
+    searcher: &crate::search::Searcher,
+    query: &crate::query::Query,
+    users: &mut [KeywordUse],
+) -> Result<(), crate::search::SearchError> {
+    if users.len() < 2 {
+        return Ok(());
+    }
+    let options = crate::search::SearchOptions {
+        k: SHOWN_USERS,
+        filters: crate::search::Filters {
+            bundles: users.iter().map(|u| u.key.clone()).collect(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let found = searcher.search_query(query, &options).await?;
+    let rank = |key: &str| {
+        found
+            .bundles
+            .iter()
+            .position(|b| b.key == key)
+            .unwrap_or(usize::MAX)
+    };
+    // Stable: equal ranks (not found) keep the most-tasks-first order.
+    users.sort_by_key(|u| rank(&u.key));
+    Ok(())
+}
+
+/// Users shown (and ranked) per keyword.
+pub const SHOWN_USERS: usize = 4;

@@ -621,25 +621,33 @@ impl Agent {
             st.classification.category,
             Category::Catalog | Category::Meta
         );
-        let (records, keyword_users, library, top_doc_markdown, collections) = self
+        let mut keyword_users = self
+            .db
+            .read(move |c| {
+                let mut users = HashMap::new();
+                for (id, library, name) in kw_ids {
+                    users.insert(id, super::library::users(c, &library, &name)?);
+                }
+                Ok(users)
+            })
+            .await?;
+        // A keyword question shows the keyword's users that fit the question best.
+        if st.classification.category == Category::KeywordLibrary
+            && let Some(top) = st.retrieval.keywords.first()
+            && let Some(list) = keyword_users.get_mut(&top.id)
+        {
+            super::library::rank_users(&self.searcher, &st.query, list).await?;
+        }
+        let (records, library, top_doc_markdown, collections) = self
             .db
             .read(move |c| {
                 let mut records = HashMap::new();
                 for key in keys {
                     if let Some((coll, slug)) = key.split_once('/')
-                        && let Some((_, r)) = crate::catalog::record(c, coll, slug)? {
-                            records.insert(key.clone(), r);
-                        }
-                }
-                let mut users = HashMap::new();
-                for (id, library, name) in kw_ids {
-                    let mut st = c.prepare(
-                        "SELECT DISTINCT co.name || '/' || b.slug FROM keyword_uses u JOIN keywords k ON k.id = u.keyword_id
-                         JOIN bundles b ON b.id = u.bundle_id JOIN collections co ON co.id = b.collection_id
-                         WHERE k.library = ?1 AND k.name = ?2 ORDER BY 1",
-                    )?;
-                    let list: Vec<String> = st.query_map([&library, &name], |r| r.get(0))?.collect::<Result<_, _>>()?;
-                    users.insert(id, list);
+                        && let Some((_, r)) = crate::catalog::record(c, coll, slug)?
+                    {
+                        records.insert(key.clone(), r);
+                    }
                 }
                 let library = match library {
                     Some(name) => Some(super::library::listing(c, &snap, &name)?),
@@ -647,7 +655,9 @@ impl Agent {
                 };
                 let markdown: Option<String> = match top_doc {
                     Some(id) => c
-                        .query_row("SELECT markdown FROM docs WHERE id = ?1", [id], |r| r.get(0))
+                        .query_row("SELECT markdown FROM docs WHERE id = ?1", [id], |r| {
+                            r.get(0)
+                        })
                         .optional()?,
                     None => None,
                 };
@@ -656,7 +666,7 @@ impl Agent {
                 } else {
                     Vec::new()
                 };
-                Ok((records, users, library, markdown, collections))
+                Ok((records, library, markdown, collections))
             })
             .await?;
         Ok(Grounding {

@@ -108,6 +108,7 @@ pub fn run(config: &Config, args: &SearchArgs) -> anyhow::Result<()> {
             access: args.access.clone(),
             tags: args.tags.clone(),
             kind: args.kind.clone(),
+            bundles: Vec::new(),
         };
         anyhow::Ok(
             searcher

@@ -23,6 +23,9 @@ pub struct ResultFacts<'a> {
     pub slis: u32,
 }
 
+/// A shared keyword links two bundles only when at most this many bundles call it.
+const DISTINCTIVE_CALLERS: usize = 12;
+
 fn neighbours_of_kind(g: &Graph, n: u32, edge: &str, kind: &str) -> HashSet<u32> {
     g.out[n as usize]
         .iter()
@@ -100,11 +103,20 @@ pub fn correlate(g: &Graph, results: &[ResultFacts]) -> Vec<Correlation> {
                     });
                 }
             }
-            let kw: Vec<u32> = neighbours_of_kind(g, a, "USES", "keyword")
+            // Only a keyword few bundles call says the two belong together: that
+            // both report with `Add Issue`, as most bundles do, says nothing.
+            let callers = |k: u32| {
+                g.inn[k as usize]
+                    .iter()
+                    .filter(|e| e.kind == "USES")
+                    .count()
+            };
+            let kw = neighbours_of_kind(g, a, "USES", "keyword")
                 .intersection(&neighbours_of_kind(g, b, "USES", "keyword"))
-                .copied()
-                .collect();
-            if let Some(&k) = kw.first() {
+                .map(|&k| (callers(k), k))
+                .filter(|&(n, _)| n <= DISTINCTIVE_CALLERS)
+                .min();
+            if let Some((_, k)) = kw {
                 let label = g.nodes[k as usize].label.clone();
                 out.push(Correlation {
                     a: ra.key.into(),

@@ -181,7 +181,12 @@ pub fn build(
             .map(|(file, rf)| {
                 rf.tasks
                     .iter()
-                    .map(|t| task_record(file, t, links))
+                    .enumerate()
+                    .map(|(i, t)| {
+                        let mut r = task_record(file, t, links);
+                        r.sites = rf.sites_of(i);
+                        r
+                    })
                     .collect()
             })
             .unwrap_or_default()
@@ -300,6 +305,7 @@ fn task_record(file: &str, t: &TaskDef, links: Option<&LinkBase>) -> TaskRecord 
         line_start: t.line_start,
         line_end: t.line_end,
         calls: t.calls.clone(),
+        sites: t.sites.clone(),
         writes: t.writes.clone(),
         url: links.map(|l| l.lines(file, t.line_start, t.line_end)),
     }

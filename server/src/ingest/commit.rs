@@ -4,7 +4,7 @@ use super::chunks::{self, Chunk};
 use super::docs::DocSection;
 use super::plan::{CollectionPlan, DocSetPlan, Plan};
 use super::record::{BundleRecord, Warning};
-use super::robot::normalize;
+use super::robot::{CallSite, normalize};
 use super::{CollectionReport, DocSetReport, IndexOptions, IndexReport, IngestError};
 use crate::store::Db;
 use rusqlite::{Transaction, params};
@@ -46,6 +46,7 @@ fn write_all(tx: &Transaction, plan: &Plan, opts: &IndexOptions) -> Result<(), I
     for name in &plan.removed_doc_sets {
         tx.execute("DELETE FROM doc_sets WHERE name = ?1", [name])?;
     }
+    super::external::derive(tx)?;
     crate::index::fts::prune(tx)?;
     link_keywords(tx)?;
     // Search snapshots and the graph compare this to know they are stale.
@@ -163,7 +164,7 @@ fn write_collection(
            bundles = (SELECT count(*) FROM bundles WHERE collection_id = ?1),
            tasks = (SELECT count(*) FROM tasks t JOIN bundles b ON b.id = t.bundle_id WHERE b.collection_id = ?1 AND t.kind = 'task'),
            slis = (SELECT count(*) FROM tasks t JOIN bundles b ON b.id = t.bundle_id WHERE b.collection_id = ?1 AND t.kind = 'sli'),
-           keywords = (SELECT count(*) FROM keywords WHERE collection_id = ?1),
+           keywords = (SELECT count(*) FROM keywords WHERE collection_id = ?1 AND external = 0),
            docs = (SELECT count(*) FROM docs WHERE collection_id = ?1),
            warnings = (SELECT count(*) FROM index_warnings WHERE collection_id = ?1)
          WHERE id = ?1",
@@ -211,8 +212,8 @@ fn write_bundle(
     let bid = tx.last_insert_rowid();
     crate::index::fts::write_bundle(tx, bid, b)?;
     let mut ins_task = tx.prepare_cached(
-        "INSERT INTO tasks (bundle_id, kind, position, name, doc, tags, access, file, line_start, line_end, calls)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        "INSERT INTO tasks (bundle_id, kind, position, name, doc, tags, access, file, line_start, line_end, calls, sites)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?;
     for (kind, list) in [("task", &b.tasks), ("sli", &b.slis)] {
         for (i, t) in list.iter().enumerate() {
@@ -227,7 +228,8 @@ fn write_bundle(
                 t.file,
                 t.line_start as i64,
                 t.line_end as i64,
-                json(&t.calls)
+                json(&t.calls),
+                serde_json::to_string(&t.sites).unwrap_or_else(|_| "[]".into())
             ])?;
         }
     }
@@ -260,7 +262,7 @@ fn write_bundle(
     Ok(())
 }
 
-enum Owner {
+pub(super) enum Owner {
     Bundle(i64),
     Keyword(i64),
     Doc(i64),
@@ -268,7 +270,7 @@ enum Owner {
     DocSet(String),
 }
 
-fn insert_chunk(tx: &Transaction, c: &Chunk, owner: Owner) -> Result<(), IngestError> {
+pub(super) fn insert_chunk(tx: &Transaction, c: &Chunk, owner: Owner) -> Result<(), IngestError> {
     let (bundle, doc, keyword) = match owner {
         Owner::Bundle(id) => (Some(id), None, None),
         Owner::Keyword(id) => (None, None, Some(id)),
@@ -383,7 +385,7 @@ fn insert_warnings(
 fn link_keywords(tx: &Transaction) -> Result<(), IngestError> {
     tx.execute("DELETE FROM keyword_uses", [])?;
     tx.execute(
-        "UPDATE bundle_libraries SET external = NOT EXISTS (SELECT 1 FROM keywords k WHERE k.library = bundle_libraries.library)",
+        "UPDATE bundle_libraries SET external = NOT EXISTS (SELECT 1 FROM keywords k WHERE k.library = bundle_libraries.library AND k.external = 0)",
         [],
     )?;
     // library → normalized keyword name → [(keyword id, collection id)]
@@ -420,22 +422,39 @@ fn link_keywords(tx: &Transaction) -> Result<(), IngestError> {
         }
     }
     let mut ins = tx.prepare(
-        "INSERT OR IGNORE INTO keyword_uses (keyword_id, bundle_id, task) VALUES (?1, ?2, ?3)",
+        "INSERT OR IGNORE INTO keyword_uses (keyword_id, bundle_id, task, file, line) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
-    let mut st = tx.prepare("SELECT t.bundle_id, b.collection_id, t.name, t.calls FROM tasks t JOIN bundles b ON b.id = t.bundle_id")?;
+    let mut st = tx.prepare(
+        "SELECT t.bundle_id, b.collection_id, t.name, t.file, t.calls, t.sites FROM tasks t
+         JOIN bundles b ON b.id = t.bundle_id ORDER BY t.bundle_id, t.kind, t.position",
+    )?;
     let rows = st.query_map([], |r| {
         Ok((
             r.get::<_, i64>(0)?,
             r.get::<_, i64>(1)?,
             r.get::<_, String>(2)?,
             r.get::<_, String>(3)?,
+            r.get::<_, String>(4)?,
+            r.get::<_, String>(5)?,
         ))
     })?;
     for row in rows {
-        let (bid, cid, task, calls) = row?;
-        let calls: Vec<String> = serde_json::from_str(&calls).unwrap_or_default();
+        let (bid, cid, task, file, calls, sites) = row?;
+        // Records from before call sites were kept have only the names.
+        let mut sites: Vec<CallSite> = serde_json::from_str(&sites).unwrap_or_default();
+        if sites.is_empty() {
+            let calls: Vec<String> = serde_json::from_str(&calls).unwrap_or_default();
+            sites = calls
+                .into_iter()
+                .map(|name| CallSite {
+                    name,
+                    ..Default::default()
+                })
+                .collect();
+        }
         let libs = libs_of.get(&bid).cloned().unwrap_or_default();
-        for call in calls {
+        for site in sites {
+            let call = site.name.as_str();
             // `RW.KubeTriage.Summarize Pod Restarts` names its library; a bare
             // `Summarize Pod Restarts` may come from any imported library.
             let (candidates, name): (Vec<&String>, &str) = match libs
@@ -444,7 +463,7 @@ fn link_keywords(tx: &Transaction) -> Result<(), IngestError> {
                 .max_by_key(|l| l.len())
             {
                 Some(lib) => (vec![lib], &call[lib.len() + 1..]),
-                None => (libs.iter().collect(), call.as_str()),
+                None => (libs.iter().collect(), call),
             };
             let key = normalize(name);
             for lib in candidates {
@@ -453,7 +472,8 @@ fn link_keywords(tx: &Transaction) -> Result<(), IngestError> {
                 };
                 let best = hits.iter().find(|(_, c)| *c == cid).or(hits.first());
                 if let Some((kid, _)) = best {
-                    ins.execute(params![kid, bid, task.trim()])?;
+                    // The first call in the task is the one pointed at.
+                    ins.execute(params![kid, bid, task.trim(), file, site.line as i64])?;
                 }
             }
         }

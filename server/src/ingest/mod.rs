@@ -12,6 +12,7 @@ mod commit;
 pub mod confine;
 pub mod derive;
 pub mod docs;
+mod external;
 pub mod markdown;
 mod plan;
 pub mod pylib;
@@ -32,7 +33,7 @@ use std::path::Path;
 use std::time::Instant;
 
 /// Bump when parsing or derivation changes, so the next run re-parses everything.
-pub const INGEST_VERSION: &str = "5";
+pub const INGEST_VERSION: &str = "8";
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {

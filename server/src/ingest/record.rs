@@ -49,6 +49,9 @@ pub struct TaskRecord {
     pub line_start: usize,
     pub line_end: usize,
     pub calls: Vec<String>,
+    /// Each call with its line and arguments (older records have none).
+    #[serde(default)]
+    pub sites: Vec<super::robot::CallSite>,
     /// Write commands the body runs (evidence for access).
     #[serde(default)]
     pub writes: Vec<String>,

@@ -84,6 +84,8 @@ pub struct KeywordMeta {
     pub args: String,
     pub doc: String,
     pub url: Option<String>,
+    /// How many bundles call it: how much of the catalog relies on it.
+    pub users: u32,
 }
 
 impl KeywordMeta {
@@ -223,7 +225,9 @@ impl Snapshot {
         let mut keywords = HashMap::new();
         {
             let mut st = c.prepare(
-                "SELECT k.id, co.name, k.library, k.name, k.args, k.doc, k.url FROM keywords k JOIN collections co ON co.id = k.collection_id",
+                "SELECT k.id, co.name, k.library, k.name, k.args, k.doc, k.url,
+                   (SELECT count(DISTINCT u.bundle_id) FROM keyword_uses u WHERE u.keyword_id = k.id)
+                 FROM keywords k JOIN collections co ON co.id = k.collection_id",
             )?;
             let rows = st.query_map([], |r| {
                 Ok(KeywordMeta {
@@ -234,6 +238,7 @@ impl Snapshot {
                     args: r.get(4)?,
                     doc: r.get(5)?,
                     url: r.get(6)?,
+                    users: r.get(7)?,
                 })
             })?;
             for k in rows {

@@ -31,6 +31,10 @@ pub struct Filters {
     pub tags: Vec<String>,
     /// `runbook` (has tasks) or `sli` (has SLIs).
     pub kind: Option<String>,
+    /// Only these bundles (`collection/slug`): the users of a keyword, ranked by
+    /// the question. Empty: no restriction.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bundles: Vec<String>,
 }
 
 impl Filters {
@@ -52,6 +56,9 @@ impl Filters {
         add("kind", &self.kind);
         for t in &self.tags {
             out.push(format!("tag={t}"));
+        }
+        if !self.bundles.is_empty() {
+            out.push(format!("bundles={}", self.bundles.len()));
         }
         out
     }

@@ -48,6 +48,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "owners and live turns",
         sql: include_str!("migrations/0007_owners_and_live_turns.sql"),
     },
+    Migration {
+        version: 8,
+        name: "call sites",
+        sql: include_str!("migrations/0008_call_sites.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;

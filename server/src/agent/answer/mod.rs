@@ -30,8 +30,9 @@ pub struct Grounding {
     pub retrieval: Retrieval,
     /// Full records of the bundles that may be recommended (and the subject).
     pub records: HashMap<String, BundleRecord>,
-    /// Bundles that call each keyword in the results: keyword id → bundle keys.
-    pub keyword_users: HashMap<String, Vec<String>>,
+    /// Bundles that call each keyword in the results (keyword id → users), for a
+    /// keyword question the ones fitting it best first.
+    pub keyword_users: HashMap<String, Vec<crate::agent::library::KeywordUse>>,
     /// The best documentation section's markdown (quoted by documentation answers).
     pub top_doc_markdown: Option<String>,
     /// The keyword library the question names, listed in full.
@@ -53,7 +54,7 @@ impl Grounding {
             .collect();
         keys.extend(self.rewrite.subject.iter().map(|s| s.key.clone()));
         keys.extend(self.records.keys().cloned());
-        keys.extend(self.keyword_users.values().flatten().cloned());
+        keys.extend(self.keyword_users.values().flatten().map(|u| u.key.clone()));
         if let Some(l) = &self.library {
             keys.extend(l.users.iter().map(|(k, _)| k.clone()));
         }

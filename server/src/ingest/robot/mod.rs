@@ -7,6 +7,7 @@ mod tokenize;
 mod writes;
 
 pub use model::{
-    KeywordDef, LibraryImport, ParseWarning, RobotFile, TaskDef, VarImport, VarKind, normalize,
+    CallSite, KeywordDef, LibraryImport, ParseWarning, RobotFile, TaskDef, VarImport, VarKind,
+    normalize,
 };
 pub use parse::parse;

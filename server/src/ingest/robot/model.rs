@@ -23,6 +23,45 @@ pub struct RobotFile {
 }
 
 impl RobotFile {
+    /// The calls task `i` makes, directly and through the file's own keywords (each
+    /// expanded once), and for the first task also the suite setup's: a bundle that
+    /// connects in `Suite Initialization` does use the connect keyword.
+    pub fn sites_of(&self, i: usize) -> Vec<CallSite> {
+        let Some(task) = self.tasks.get(i) else {
+            return Vec::new();
+        };
+        let local: std::collections::HashMap<String, &KeywordDef> = self
+            .keywords
+            .iter()
+            .map(|k| (normalize(&k.name), k))
+            .collect();
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut todo: Vec<CallSite> = task.sites.iter().rev().cloned().collect();
+        if i == 0
+            && let Some(setup) = &self.suite_setup
+        {
+            todo.insert(
+                0,
+                CallSite {
+                    name: setup.clone(),
+                    ..Default::default()
+                },
+            );
+        }
+        while let Some(site) = todo.pop() {
+            match local.get(&normalize(&site.name)) {
+                Some(k) if seen.insert(normalize(&k.name)) => {
+                    todo.extend(k.sites.iter().rev().cloned());
+                }
+                Some(_) => {}
+                None if site.line > 0 => out.push(site),
+                None => {}
+            }
+        }
+        out
+    }
+
     /// The value of `Metadata    <name>`, compared case- and space-insensitively.
     pub fn metadata(&self, name: &str) -> Option<&str> {
         let want = normalize(name);
@@ -50,9 +89,40 @@ pub struct TaskDef {
     pub line_end: usize,
     /// Keywords the body calls, as written (`RW.CLI.Run Bash File`).
     pub calls: Vec<String>,
+    /// The same calls with where they are and what they pass: the evidence for
+    /// "where is this keyword used" and for keywords no collection ships.
+    pub sites: Vec<CallSite>,
     /// Commands in the body that change things (`kubectl apply`, `patronictl
     /// reinit`), found outside reporting keywords.
     pub writes: Vec<String>,
+}
+
+/// One keyword call in a task body.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallSite {
+    pub name: String,
+    pub line: usize,
+    /// The arguments as written, each cut to [`CallSite::ARG_MAX`] characters and at
+    /// most [`CallSite::ARGS_MAX`] of them (a call can carry a whole script).
+    pub args: Vec<String>,
+}
+
+impl CallSite {
+    pub const ARG_MAX: usize = 80;
+    pub const ARGS_MAX: usize = 8;
+
+    /// `name=value` arguments' names (Robot's named-argument syntax).
+    pub fn named(&self) -> impl Iterator<Item = &str> {
+        self.args.iter().filter_map(|a| {
+            let (n, _) = a.split_once('=')?;
+            (!n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).then_some(n)
+        })
+    }
+
+    /// How many arguments are positional.
+    pub fn positional(&self) -> usize {
+        self.args.len() - self.named().count()
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -61,6 +131,7 @@ pub struct KeywordDef {
     pub line_start: usize,
     pub line_end: usize,
     pub calls: Vec<String>,
+    pub sites: Vec<CallSite>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -133,7 +133,8 @@ pub fn parse(text: &str) -> RobotFile {
                                 ),
                             });
                         }
-                        if let Some(call) = keyword_call(body) {
+                        if let Some((at, call)) = keyword_call_at(body) {
+                            kw.sites.push(site(body, at, &call));
                             kw.calls.push(call.clone());
                             import(&call, body, &mut file.imports);
                         }
@@ -260,7 +261,8 @@ fn task_statement(
             ),
         }),
         _ => {
-            if let Some(call) = keyword_call(body) {
+            if let Some((at, call)) = keyword_call_at(body) {
+                task.sites.push(site(body, at, &call));
                 if !is_reporting(&call) {
                     // Positional arguments and `cmd=` run; other named arguments
                     // (`template_string=`, `if_str=`) usually hold text for people.
@@ -316,14 +318,36 @@ const CONTROL: &[&str] = &[
     "CONTINUE", "RETURN", "VAR", "GROUP",
 ];
 
-/// The keyword a body statement calls, skipping `${x}=` assignments.
-fn keyword_call(body: &[Cell]) -> Option<String> {
-    let cell = body.iter().find(|c| !is_assignment(&c.value))?;
-    let v = cell.value.trim();
+/// The keyword a body statement calls, skipping `${x}=` assignments, with the index
+/// of the cell that names it.
+fn keyword_call_at(body: &[Cell]) -> Option<(usize, String)> {
+    let at = body.iter().position(|c| !is_assignment(&c.value))?;
+    let v = body[at].value.trim();
     if v.is_empty() || v.starts_with('[') || CONTROL.contains(&v) {
         return None;
     }
-    Some(v.to_string())
+    Some((at, v.to_string()))
+}
+
+/// The call a statement makes, its keyword at cell `at`.
+fn site(body: &[Cell], at: usize, call: &str) -> CallSite {
+    CallSite {
+        name: call.to_string(),
+        line: body[at].line,
+        args: body[at + 1..]
+            .iter()
+            .take(CallSite::ARGS_MAX)
+            .map(|c| cut(&c.value, CallSite::ARG_MAX))
+            .collect(),
+    }
+}
+
+/// At most `max` characters, cut on a character boundary.
+fn cut(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
 }
 
 fn is_assignment(v: &str) -> bool {
@@ -477,6 +501,50 @@ mod tests {
         assert_eq!(
             f.suite_variables,
             vec![("${X}".to_string(), "1".to_string())]
+        );
+    }
+
+    #[test]
+    fn call_sites_keep_lines_arguments_and_local_keywords() {
+        let f = parse(
+            "*** Settings ***\nSuite Setup    Suite Initialization\n*** Tasks ***\nFirst\n    ${r}=    RW.CLI.Run Bash File    bash_file=check.sh    timeout_seconds=60\n    Report It\nSecond\n    RW.Core.Push Metric    ${r}    sub_name=errors\n*** Keywords ***\nReport It\n    RW.Core.Add Pre To Report    done\n    Report It\nSuite Initialization\n    ${s}=    RW.Core.Import Secret    kubeconfig    type=string\n",
+        );
+        let first = &f.tasks[0].sites[0];
+        assert_eq!(
+            (first.name.as_str(), first.line),
+            ("RW.CLI.Run Bash File", 5)
+        );
+        assert_eq!(first.args, vec!["bash_file=check.sh", "timeout_seconds=60"]);
+        assert_eq!(
+            first.named().collect::<Vec<_>>(),
+            vec!["bash_file", "timeout_seconds"]
+        );
+        let push = &f.tasks[1].sites[0];
+        assert_eq!((push.positional(), push.line), (1, 8));
+        // The first task also runs the suite setup; local keywords are expanded
+        // once (the recursive one does not loop) and leave only library calls.
+        let names = |i: usize| -> Vec<(String, usize)> {
+            f.sites_of(i)
+                .into_iter()
+                .map(|s| (s.name, s.line))
+                .collect()
+        };
+        assert_eq!(
+            names(0),
+            vec![
+                ("RW.CLI.Run Bash File".to_string(), 5),
+                ("RW.Core.Add Pre To Report".to_string(), 11),
+                ("RW.Core.Import Secret".to_string(), 14),
+            ]
+        );
+        assert_eq!(names(1), vec![("RW.Core.Push Metric".to_string(), 8)]);
+        let long = parse(&format!(
+            "*** Tasks ***\nT\n    Log    {}\n",
+            "x".repeat(500)
+        ));
+        assert_eq!(
+            long.tasks[0].sites[0].args[0].chars().count(),
+            CallSite::ARG_MAX + 1
         );
     }
 

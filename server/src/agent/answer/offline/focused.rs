@@ -96,7 +96,7 @@ pub(super) fn focused(g: &Grounding) -> String {
         .filter(|k| {
             g.keyword_users
                 .get(&k.id)
-                .is_some_and(|users| users.iter().any(|u| hits.iter().any(|h| &h.key == u)))
+                .is_some_and(|users| users.iter().any(|u| hits.iter().any(|h| h.key == u.key)))
         })
         .take(2)
         .collect();

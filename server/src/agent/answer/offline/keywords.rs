@@ -3,7 +3,7 @@
 
 use super::super::Grounding;
 use super::super::cite::format as cite;
-use crate::agent::library::LibraryListing;
+use crate::agent::library::{LibraryListing, SHOWN_USERS};
 use std::fmt::Write;
 
 /// Keywords listed before "and N more".
@@ -105,10 +105,25 @@ pub(super) fn keywords(g: &Grounding) -> String {
         top.library, top.library, top.name
     );
     if let Some(users) = g.keyword_users.get(&top.id).filter(|u| !u.is_empty()) {
-        let _ = writeln!(out, "\nUsed by:");
-        for key in users.iter().take(4) {
-            if let Some(c) = g.card(key) {
-                let _ = writeln!(out, "- **{}** {}", c.display_name, cite("bundle", key));
+        let _ = writeln!(
+            out,
+            "\nUsed by {} bundle{}; where it is called:",
+            users.len(),
+            if users.len() == 1 { "" } else { "s" }
+        );
+        for u in users.iter().take(SHOWN_USERS) {
+            if let Some(c) = g.card(&u.key) {
+                let at = if u.line > 0 {
+                    format!(" — `{}:{}`", u.file, u.line)
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    out,
+                    "- **{}** {}{at}",
+                    c.display_name,
+                    cite("bundle", &u.key)
+                );
             }
         }
     }
