@@ -257,3 +257,49 @@ test('at phone width the sidebar slides over the conversation', async ({ page })
   await expect(page.getByTestId('sidebar')).toBeInViewport();
   await shot(page, '09-phone-sidebar');
 });
+
+// With a language model configured, the offline answer and its cards arrive first
+// (`preview`) and stay until the model's text starts. The server side is covered
+// with a slow scripted model (server/tests/agent_llm.rs); here the browser gets such
+// a stream and must show the preview, then replace it with the model's text.
+test('a preview from the catalog shows while the model writes, then gives way', async ({ page }) => {
+  const card = {
+    key: 'kube-ops/k8s-pod-crashloop-triage', collection: 'kube-ops', slug: 'k8s-pod-crashloop-triage',
+    display_name: 'Kubernetes Pod Crashloop Triage', description: 'Finds crash-looping pods.',
+    platform: 'kubernetes', access: 'read-only', relevance: 0.9, matched_tasks: [], task_count: 3,
+    sli_count: 0, tags: [], source_url: null,
+  };
+  const citation = { id: 'bundle:kube-ops/k8s-pod-crashloop-triage', kind: 'bundle', label: card.display_name, url: null };
+  const sse = (events: object[]) => events
+    .map((e: any, i) => `id: ${i}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+  const head = [
+    { type: 'stage', name: 'write', detail: 'Writing…' },
+    { type: 'cards', cards: [card] },
+    { type: 'citations', citations: [citation] },
+    { type: 'preview', text: 'Start with **Crashloop Triage** [bundle:kube-ops/k8s-pod-crashloop-triage].' },
+  ];
+  let withModel = false;
+  await page.route('**/api/chat', (route) => route.fulfill({
+    status: 200,
+    headers: { 'content-type': 'text/event-stream' },
+    body: sse(withModel
+      ? [...head, { type: 'token', text: 'The model says: check restarts.' },
+         { type: 'done', elapsed_ms: 10, source: 'codebundles', confidence: 0.8, no_match: false }]
+      : [...head, { type: 'stage', name: 'write', detail: 'The language model is writing…' }]),
+  }));
+  await page.goto('/');
+  await page.getByTestId('question-input').fill('pods keep restarting');
+  await page.getByTestId('question-input').press('Enter');
+  const preview = page.getByTestId('preview');
+  await expect(preview).toBeVisible();
+  await expect(preview).toContainText('Crashloop Triage');
+  await expect(page.getByTestId('card').first()).toHaveAttribute('data-key', card.key);
+  // The model's first text replaces the preview.
+  withModel = true;
+  await page.getByTestId('question-input').fill('pods keep restarting again');
+  await page.getByTestId('question-input').press('Enter');
+  const second = page.getByTestId('exchange').nth(1);
+  await expect(second).toHaveAttribute('data-done', 'true');
+  await expect(second.getByTestId('answer-text')).toContainText('The model says');
+  await expect(second.getByTestId('preview')).toHaveCount(0);
+});

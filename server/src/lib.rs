@@ -13,6 +13,7 @@ pub mod ingest;
 pub mod llm;
 pub mod mcp;
 pub mod memory;
+pub mod metrics;
 pub mod query;
 pub mod report;
 pub mod requests;

@@ -408,3 +408,29 @@ fn search_and_eval_from_the_command_line() {
     let (ok, _, err) = cli(&["eval", "--golden", bad.to_str().unwrap()]);
     assert!(!ok && err.contains("unknown category"), "{err}");
 }
+
+#[test]
+fn shell_completions_need_no_configuration() {
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef registry-chat"),
+        ("fish", "complete -c registry-chat"),
+    ] {
+        // A broken setting does not stop completions from printing.
+        let (ok, out, err) = run(bin()
+            .args(["completions", shell])
+            .env("REGISTRY_CHAT_SERVER_PORT_TYPO", "x")
+            .env("REGISTRY_CHAT_LOG_LEVEL", "not-a-level"));
+        assert!(ok, "{shell}: {err}");
+        assert!(
+            out.contains(marker),
+            "{shell}: {}",
+            &out[..out.len().min(200)]
+        );
+        for sub in ["serve", "index", "eval", "completions"] {
+            assert!(out.contains(sub), "{shell} lacks {sub}");
+        }
+    }
+    let (ok, _, err) = run(bin().args(["completions", "tcsh"]));
+    assert!(!ok && err.contains("tcsh"), "{err}");
+}

@@ -511,6 +511,52 @@ fn git_sources_are_cloned_then_updated() {
             .any(|t| t.name == "A Task Added Upstream")
     );
 
+    // The live checkout (what the catalog points at and tools read) moves only with
+    // a committed catalog: a run that fails after fetching leaves it where it was.
+    let live = data.join("collections/platform-ops");
+    let head = |dir: &Path| {
+        let out = Command::new("git")
+            .args(["-C", &dir.to_string_lossy(), "rev-parse", "HEAD"])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    assert_eq!(head(&live), c2);
+    std::fs::write(
+        &robot,
+        std::fs::read_to_string(&robot)
+            .unwrap()
+            .replace("A Task Added Upstream", "A Task Renamed Upstream"),
+    )
+    .unwrap();
+    git(&repo, &["commit", "--quiet", "-am", "third"]);
+    let crash = IndexOptions {
+        fail_after_bundles: Some(0),
+        ..Default::default()
+    };
+    ingest::run(&db, &data, &req, &crash).expect_err("injected failure");
+    assert_eq!(head(&live), c2, "the checkout stays with the catalog");
+    let live_robot = live.join("codebundles/vault-server-health/runbook.robot");
+    assert!(
+        std::fs::read_to_string(&live_robot)
+            .unwrap()
+            .contains("A Task Added Upstream")
+    );
+    assert!(
+        !data.join("collections/platform-ops.next").exists(),
+        "staging removed"
+    );
+    let third = index(&db, &data, &req);
+    let c3 = third.collections[0].commit.clone().unwrap();
+    assert_ne!(c3, c2);
+    assert_eq!(head(&live), c3);
+    assert!(
+        std::fs::read_to_string(&live_robot)
+            .unwrap()
+            .contains("A Task Renamed Upstream")
+    );
+    assert!(!data.join("collections/platform-ops.next").exists());
+
     // A bad URL fails cleanly and keeps the catalog.
     let bad = IndexRequest {
         collections: vec![CollectionSource {

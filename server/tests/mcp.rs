@@ -297,4 +297,17 @@ async fn mcp_refuses_foreign_host_headers() {
         .await
         .unwrap();
     assert_eq!(res.status(), 200);
+    // Ending the session answers 200, as MCP clients expect (not 202).
+    let session = res.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let res = common::client()
+        .delete(open.at("/mcp"))
+        .header("host", "chat.example.com")
+        .header("mcp-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
 }

@@ -73,6 +73,10 @@ pub enum ChatEvent {
     Stage { name: String, detail: String },
     /// The next piece of answer text (markdown).
     Token { text: String },
+    /// While a language model writes: the grounded offline answer, ready at once.
+    /// Shown until the model's text starts; if the model fails, the offline answer
+    /// streams as the answer. Not saved (the answer is).
+    Preview { text: String },
     /// The bundles the answer recommends (only ones it cites).
     Cards { cards: Vec<Card> },
     /// The citations in the answer that resolved to real items.
@@ -107,6 +111,7 @@ impl ChatEvent {
         match self {
             ChatEvent::Stage { .. } => "stage",
             ChatEvent::Token { .. } => "token",
+            ChatEvent::Preview { .. } => "preview",
             ChatEvent::Cards { .. } => "cards",
             ChatEvent::Citations { .. } => "citations",
             ChatEvent::RequestCodebundle { .. } => "request_codebundle",

@@ -46,7 +46,7 @@ pub async fn collect(mut turn: Turn) -> Collected {
                 out.no_match = no_match;
             }
             ChatEvent::Error { code, message } => out.error = Some((code, message)),
-            ChatEvent::Stage { .. } => {}
+            ChatEvent::Stage { .. } | ChatEvent::Preview { .. } => {}
         }
     }
     out

@@ -23,6 +23,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 #[derive(Clone, Default)]
 pub struct TurnOptions {
@@ -42,6 +43,8 @@ pub struct TurnOptions {
     pub owner: crate::memory::Owner,
     /// Wall-clock budget of the whole turn (zero: none).
     pub budget: Duration,
+    /// The HTTP request that asked (`x-request-id`), kept in the trace.
+    pub request_id: Option<String>,
 }
 
 /// Where a turn leaves its record for the caller (see `TurnOptions::capture`).
@@ -79,14 +82,17 @@ pub struct Sink {
     pace: Duration,
     /// The answer text streamed so far (saved while the turn is live).
     streamed: Arc<std::sync::Mutex<String>>,
+    /// When the first answer text went out (the latency users feel).
+    first_token: std::sync::OnceLock<Instant>,
 }
 
 impl Sink {
     pub async fn send(&self, ev: ChatEvent) -> Result<(), ClientGone> {
-        if let ChatEvent::Token { text } = &ev
-            && let Ok(mut s) = self.streamed.lock()
-        {
-            s.push_str(text);
+        if let ChatEvent::Token { text } = &ev {
+            self.first_token.get_or_init(Instant::now);
+            if let Ok(mut s) = self.streamed.lock() {
+                s.push_str(text);
+            }
         }
         self.tx
             .send_timeout(ev, SEND_DEADLINE)
@@ -158,7 +164,10 @@ struct State {
     /// Bundles the model's tools opened (citable besides the retrieved ones).
     read_bundles: Vec<String>,
     fallback: bool,
+    /// The offline answer was shown as a preview while the model wrote.
+    previewed: bool,
     started: Option<Instant>,
+    request_id: Option<String>,
 }
 
 impl State {
@@ -217,9 +226,40 @@ impl State {
                 "reports": self.reports.iter().map(|(t, m)| json!({"title": t, "markdown": m})).collect::<Vec<_>>(),
                 "timings_ms": timings,
                 "errors": self.errors,
+                "request_id": self.request_id,
             }),
         }
     }
+}
+
+/// Counts a finished turn in `/metrics` (dry runs, the admin's test queries, are
+/// not traffic).
+fn record_metrics(state: &State, outcome: &Result<(), Failure>) {
+    let label = match outcome {
+        Ok(()) if state.outcome.no_match => "no_match",
+        Ok(()) => "ok",
+        Err(Failure::ClientGone | Failure::ShuttingDown) => "interrupted",
+        Err(Failure::OverBudget) => "timeout",
+        Err(Failure::Agent(_)) => "error",
+    };
+    let source = if state.outcome.source.is_empty() {
+        "system"
+    } else {
+        state.outcome.source.as_str()
+    };
+    crate::metrics::turn(
+        state.classification.category.as_str(),
+        label,
+        source,
+        &state.timings,
+    );
+    let m = &crate::metrics::METRICS;
+    m.llm_tokens
+        .with_label_values(&["prompt"])
+        .inc_by(u64::from(state.tokens.0));
+    m.llm_tokens
+        .with_label_values(&["completion"])
+        .inc_by(u64::from(state.tokens.1));
 }
 
 enum Failure {
@@ -251,92 +291,100 @@ impl Agent {
     ) -> Turn {
         let (tx, rx) = mpsc::channel(256);
         let agent = self.clone();
-        tokio::spawn(async move {
-            let sink = Sink {
-                tx,
-                pace: options.pace,
-                streamed: Default::default(),
-            };
-            let mut state = State {
-                id: crate::memory::new_id(),
-                // A fresh id until the context is loaded, so even a turn interrupted
-                // at once is saved (a client-given id is used only once looked up).
-                ctx: SessionContext {
-                    session_id: crate::memory::new_id(),
+        tokio::spawn(
+            async move {
+                let sink = Sink {
+                    tx,
+                    pace: options.pace,
+                    streamed: Default::default(),
+                    first_token: Default::default(),
+                };
+                let mut state = State {
+                    id: crate::memory::new_id(),
+                    // A fresh id until the context is loaded, so even a turn interrupted
+                    // at once is saved (a client-given id is used only once looked up).
+                    ctx: SessionContext {
+                        session_id: crate::memory::new_id(),
+                        ..Default::default()
+                    },
+                    question,
+                    model: agent
+                        .llm
+                        .as_ref()
+                        .map_or("offline".into(), |l| l.model().to_string()),
+                    started: Some(Instant::now()),
+                    request_id: options.request_id.clone(),
                     ..Default::default()
-                },
-                question,
-                model: agent
-                    .llm
-                    .as_ref()
-                    .map_or("offline".into(), |l| l.model().to_string()),
-                started: Some(Instant::now()),
-                ..Default::default()
-            };
-            let turn_id = state.id.clone();
-            let outcome = {
-                let work = agent.run(&mut state, session_id.as_deref(), &sink, &options);
-                let budget = async {
-                    if options.budget.is_zero() {
-                        std::future::pending::<()>().await
-                    } else {
-                        tokio::time::sleep(options.budget).await
+                };
+                let turn_id = state.id.clone();
+                let outcome = {
+                    let work = agent.run(&mut state, session_id.as_deref(), &sink, &options);
+                    let budget = async {
+                        if options.budget.is_zero() {
+                            std::future::pending::<()>().await
+                        } else {
+                            tokio::time::sleep(options.budget).await
+                        }
+                    };
+                    let partial = agent.save_partials(&turn_id, &sink, options.dry_run);
+                    tokio::select! {
+                        _ = options.shutdown.cancelled() => Err(Failure::ShuttingDown),
+                        _ = sink.tx.closed() => Err(Failure::ClientGone),
+                        _ = budget => Err(Failure::OverBudget),
+                        _ = partial => Err(Failure::ClientGone),
+                        r = work => r,
                     }
                 };
-                let partial = agent.save_partials(&turn_id, &sink, options.dry_run);
-                tokio::select! {
-                    _ = options.shutdown.cancelled() => Err(Failure::ShuttingDown),
-                    _ = sink.tx.closed() => Err(Failure::ClientGone),
-                    _ = budget => Err(Failure::OverBudget),
-                    _ = partial => Err(Failure::ClientGone),
-                    r = work => r,
+                // What reached the client, when the turn ends before writing its answer.
+                if state.answer.is_empty()
+                    && let Ok(s) = sink.streamed.lock()
+                {
+                    state.answer = s.clone();
                 }
-            };
-            // What reached the client, when the turn ends before writing its answer.
-            if state.answer.is_empty()
-                && let Ok(s) = sink.streamed.lock()
-            {
-                state.answer = s.clone();
-            }
-            let (status, last) = match outcome {
-                Ok(()) => return,
-                Err(Failure::ClientGone) => ("interrupted", None),
-                Err(Failure::ShuttingDown) => (
-                    "interrupted",
-                    Some(error_event(ErrorCode::ShuttingDown, None)),
-                ),
-                Err(Failure::OverBudget) => {
-                    state.errors.push(format!(
-                        "the turn exceeded its budget of {} s",
-                        options.budget.as_secs()
-                    ));
-                    ("failed", Some(error_event(ErrorCode::TurnTimeout, None)))
+                if !options.dry_run {
+                    record_metrics(&state, &outcome);
                 }
-                Err(Failure::Agent(e)) => {
-                    tracing::error!(error = %e, "turn failed");
-                    state.errors.push(e.to_string());
-                    (
-                        "failed",
-                        Some(error_event(e.code(), Some(e.public_message()))),
-                    )
+                let (status, last) = match outcome {
+                    Ok(()) => return,
+                    Err(Failure::ClientGone) => ("interrupted", None),
+                    Err(Failure::ShuttingDown) => (
+                        "interrupted",
+                        Some(error_event(ErrorCode::ShuttingDown, None)),
+                    ),
+                    Err(Failure::OverBudget) => {
+                        state.errors.push(format!(
+                            "the turn exceeded its budget of {} s",
+                            options.budget.as_secs()
+                        ));
+                        ("failed", Some(error_event(ErrorCode::TurnTimeout, None)))
+                    }
+                    Err(Failure::Agent(e)) => {
+                        tracing::error!(error = %e, "turn failed");
+                        state.errors.push(e.to_string());
+                        (
+                            "failed",
+                            Some(error_event(e.code(), Some(e.public_message()))),
+                        )
+                    }
+                };
+                let mut record = state.record(status);
+                record.owner = options.owner.id().map(str::to_string);
+                capture(&options.capture, &record);
+                if !options.dry_run
+                    && !state.ctx.session_id.is_empty()
+                    && let Err(e) = agent
+                        .db
+                        .write(move |c| memory::save_turn(c, &record).map(|_| ()))
+                        .await
+                {
+                    tracing::error!(error = %e, "could not save an unfinished turn");
                 }
-            };
-            let mut record = state.record(status);
-            record.owner = options.owner.id().map(str::to_string);
-            capture(&options.capture, &record);
-            if !options.dry_run
-                && !state.ctx.session_id.is_empty()
-                && let Err(e) = agent
-                    .db
-                    .write(move |c| memory::save_turn(c, &record).map(|_| ()))
-                    .await
-            {
-                tracing::error!(error = %e, "could not save an unfinished turn");
+                if let Some(ev) = last {
+                    let _ = sink.send(ev).await;
+                }
             }
-            if let Some(ev) = last {
-                let _ = sink.send(ev).await;
-            }
-        });
+            .instrument(tracing::Span::current()),
+        );
         Turn { rx }
     }
 
@@ -447,21 +495,23 @@ impl Agent {
         st.time("write", t);
 
         // Offline text is streamed only now, after validation; an LLM's was live.
+        // After a preview the final cards and citations replace its own, even empty.
+        let replace = st.previewed;
         if !streamed {
-            if !st.outcome.cards.is_empty() {
+            if !st.outcome.cards.is_empty() || replace {
                 sink.send(ChatEvent::Cards {
                     cards: st.outcome.cards.clone(),
                 })
                 .await?;
             }
             sink.text(&st.outcome.text).await?;
-        } else if !st.outcome.cards.is_empty() {
+        } else if !st.outcome.cards.is_empty() || replace {
             sink.send(ChatEvent::Cards {
                 cards: st.outcome.cards.clone(),
             })
             .await?;
         }
-        if !st.outcome.citations.is_empty() {
+        if !st.outcome.citations.is_empty() || replace {
             sink.send(ChatEvent::Citations {
                 citations: st.outcome.citations.clone(),
             })
@@ -472,6 +522,12 @@ impl Agent {
         }
         st.timings
             .push(("total", t_all.elapsed().as_secs_f64() * 1000.0));
+        if let Some(first) = sink.first_token.get() {
+            st.timings.push((
+                "first_token",
+                first.duration_since(t_all).as_secs_f64() * 1000.0,
+            ));
+        }
 
         let mut record = st.record("complete");
         record.owner = options.owner.id().map(str::to_string);
@@ -705,6 +761,16 @@ impl Agent {
             // facts, not generated.
             return Ok((offline(), false));
         }
+        // The offline answer is ready in milliseconds: the user sees it (and its
+        // cards) while the model writes, and it is what they keep if the model fails.
+        let draft = answer::finish(g, offline(), &[]);
+        sink.send(ChatEvent::Cards { cards: draft.cards }).await?;
+        sink.send(ChatEvent::Citations {
+            citations: draft.citations,
+        })
+        .await?;
+        sink.send(ChatEvent::Preview { text: draft.text }).await?;
+        st.previewed = true;
         let searches = st.retrieval.searches.len();
         let mut tools = ToolBox::new(self.searcher.clone(), self.db.clone(), searches);
         let history = st.ctx.recent.clone();

@@ -19,7 +19,16 @@ pub fn phrase(description: &str) -> Option<String> {
     while words.iter().map(|w| w.len() + 1).sum::<usize>() > 80 {
         words.pop();
     }
-    // Do not end on a dangling connective ("…instances selected by").
+    // Do not end on punctuation ("…pods, deployments,?") or a dangling
+    // connective ("…instances selected by").
+    while let Some(last) = words.last_mut() {
+        let trimmed = last.trim_end_matches([',', '-', '–', '&', '/', '+']);
+        if !trimmed.is_empty() {
+            *last = trimmed;
+            break;
+        }
+        words.pop();
+    }
     while words.last().is_some_and(|w| {
         matches!(
             w.to_lowercase().as_str(),
@@ -118,6 +127,12 @@ mod tests {
             Some(
                 "How do I check Azure App Service Plan health by identifying availability issues?"
             )
+        );
+        assert_eq!(
+            phrase("Checks the health of pods, deployments, statefulsets, daemonsets, cronjobs, services and ingresses together")
+                .as_deref(),
+            Some("Which codebundle checks the health of pods, deployments, statefulsets, daemonsets, cronjobs?"),
+            "no comma before the question mark"
         );
         assert_eq!(phrase("This codebundle runs a kubectl get command."), None);
         assert_eq!(phrase("No robot file here."), None);

@@ -163,6 +163,30 @@ pub fn record(
 }
 
 /// Index state for `/health` and the UI.
+/// One collection's figures for `/metrics`.
+pub struct IndexFigures {
+    pub collection: String,
+    pub bundles: i64,
+    pub warnings: i64,
+    /// When it was last indexed, as Unix seconds.
+    pub indexed_at_unix: Option<i64>,
+}
+
+pub fn index_figures(c: &Connection) -> Result<Vec<IndexFigures>, StoreError> {
+    let mut st = c.prepare_cached(
+        "SELECT name, bundles, warnings, CAST(strftime('%s', indexed_at) AS INTEGER) FROM collections ORDER BY name",
+    )?;
+    let rows = st.query_map([], |r| {
+        Ok(IndexFigures {
+            collection: r.get(0)?,
+            bundles: r.get(1)?,
+            warnings: r.get(2)?,
+            indexed_at_unix: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 pub fn index_summary(c: &Connection) -> Result<IndexHealth, StoreError> {
     let (collections, bundles, last): (i64, i64, Option<String>) = c.query_row(
         "SELECT count(*), coalesce(sum(bundles), 0), max(indexed_at) FROM collections",

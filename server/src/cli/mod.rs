@@ -67,6 +67,14 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Print the effective configuration (secrets masked) or the list of settings
     Config(ConfigArgs),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell) to stdout
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args, Default)]
@@ -116,6 +124,13 @@ impl Cli {
 
 /// Loads and validates the configuration, sets up logging, and runs the command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    // Needs no configuration: works before any is written.
+    if let Some(Command::Completions(a)) = &cli.command {
+        use clap::CommandFactory;
+        let mut cmd = Cli::command();
+        clap_complete::generate(a.shell, &mut cmd, "registry-chat", &mut std::io::stdout());
+        return Ok(());
+    }
     let config = config::load(&cli.overrides())?;
     crate::telemetry::init(&config.log);
     for var in config::unknown_env_vars() {
@@ -134,6 +149,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Eval(args) => eval::run(&config, &args),
         Command::Bench(args) => bench::run(&config, &args),
         Command::Config(args) => config_cmd::run(&config, &args),
+        Command::Completions(_) => Ok(()),
     }
 }
 

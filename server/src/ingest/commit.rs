@@ -86,7 +86,7 @@ fn write_collection(
         ),
         params![
             r.name,
-            r.root.to_string_lossy(),
+            r.live_root.to_string_lossy(),
             // Stored without credentials: the catalog is read by public APIs.
             r.git_url.as_deref().map(super::source::redact),
             r.git_ref,

@@ -163,9 +163,19 @@ pub fn run(
     }
     let plan = plan::plan(db, data_dir, request, options)?;
     let wrote = plan.has_changes();
-    if wrote {
-        commit::commit(db, &plan, options)?;
+    let committed = if wrote {
+        commit::commit(db, &plan, options)
+    } else {
+        Ok(())
+    };
+    // Git checkouts move only now, and only when the catalog moved with them.
+    for c in &plan.collections {
+        let moved = source::finish(&c.resolved, committed.is_ok());
+        if committed.is_ok() {
+            moved?;
+        }
     }
+    committed?;
     let mut report = commit::report(db, &plan)?;
     report.wrote = wrote;
     report.elapsed_ms = started.elapsed().as_millis() as u64;

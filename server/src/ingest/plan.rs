@@ -391,7 +391,7 @@ fn plan_collection(
 
 /// A collection moved to another directory must be re-indexed (paths and links).
 fn stored_root_matches(db: &Db, r: &Resolved) -> bool {
-    let root = r.root.to_string_lossy().to_string();
+    let root = r.live_root.to_string_lossy().to_string();
     db.read_blocking(|c| {
         Ok(c.query_row(
             "SELECT root = ?2 FROM collections WHERE name = ?1",

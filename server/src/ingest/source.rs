@@ -31,7 +31,13 @@ pub struct DocSource {
 #[derive(Clone, Debug)]
 pub struct Resolved {
     pub name: String,
+    /// Where this run reads the files: for a git source a staging checkout of the
+    /// fetched commit, so the live checkout moves only after the catalog commits.
     pub root: PathBuf,
+    /// What the catalog records and tools read from.
+    pub live_root: PathBuf,
+    /// The commit to check out in `live_root` once the catalog has committed.
+    pub staged: Option<String>,
     pub git_url: Option<String>,
     pub git_ref: Option<String>,
     pub commit: Option<String>,
@@ -64,19 +70,26 @@ pub fn resolve(source: &CollectionSource, data_dir: &Path) -> Result<Resolved, I
         name: source.name.clone(),
         reason,
     };
-    let (root, git_url, git_ref) = match &source.location {
+    let (root, live_root, staged, git_url, git_ref) = match &source.location {
         Location::Path(p) => {
             if !p.is_dir() {
                 return Err(fail(format!("{} is not a directory", p.display())));
             }
-            (p.clone(), None, None)
+            (p.clone(), p.clone(), None, None, None)
         }
         Location::Git { url, reference } => {
             let dir = data_dir
                 .join("collections")
                 .join(safe_dir_name(&source.name));
-            sync_git(url, reference.as_deref(), &dir).map_err(|e| fail(redact_text(&e, url)))?;
-            (dir, Some(url.clone()), reference.clone())
+            let (staging, sha) = sync_git(url, reference.as_deref(), &dir)
+                .map_err(|e| fail(redact_text(&e, url)))?;
+            (
+                staging,
+                dir,
+                Some(sha),
+                Some(url.clone()),
+                reference.clone(),
+            )
         }
     };
     if !root.join("codebundles").is_dir() {
@@ -104,6 +117,8 @@ pub fn resolve(source: &CollectionSource, data_dir: &Path) -> Result<Resolved, I
     Ok(Resolved {
         name: source.name.clone(),
         root,
+        live_root,
+        staged,
         git_url,
         git_ref,
         commit,
@@ -193,9 +208,11 @@ pub fn valid_ref(r: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Clones into `dir`, or fetches and checks out when it is already a clone. Works
-/// for branch names, tags and (where the server allows) commit ids.
-fn sync_git(url: &str, reference: Option<&str>, dir: &Path) -> Result<(), String> {
+/// Fetches into the repository at `dir` (made on first use) and checks the fetched
+/// commit out in a staging worktree next to it, leaving `dir`'s own checkout (what
+/// the catalog and the tools read) as it was. Returns the staging path and the
+/// commit. Works for branch names, tags and (where the server allows) commit ids.
+fn sync_git(url: &str, reference: Option<&str>, dir: &Path) -> Result<(PathBuf, String), String> {
     let want = reference.unwrap_or("HEAD");
     if want != "HEAD" && !valid_ref(want) {
         return Err(format!("{want:?} is not a valid git ref"));
@@ -234,8 +251,66 @@ fn sync_git(url: &str, reference: Option<&str>, dir: &Path) -> Result<(), String
             redact_text(&e, url)
         )
     })?;
-    git(dir, &["checkout", "--quiet", "--force", "FETCH_HEAD"])?;
-    Ok(())
+    let sha = git(dir, &["rev-parse", "FETCH_HEAD"])?;
+    let staging = staging_dir(dir);
+    drop_staging(dir, &staging);
+    git(
+        dir,
+        &[
+            "worktree",
+            "add",
+            "--quiet",
+            "--force",
+            "--detach",
+            &staging.to_string_lossy(),
+            &sha,
+        ],
+    )?;
+    Ok((staging, sha))
+}
+
+/// `collections/<name>.next`: beside the live checkout, never inside it.
+fn staging_dir(live: &Path) -> PathBuf {
+    let mut name = live.file_name().unwrap_or_default().to_os_string();
+    name.push(".next");
+    live.with_file_name(name)
+}
+
+/// Removes a staging worktree (a leftover from a run that died too).
+fn drop_staging(live: &Path, staging: &Path) {
+    if staging.exists()
+        && git(
+            live,
+            &["worktree", "remove", "--force", &staging.to_string_lossy()],
+        )
+        .is_err()
+    {
+        let _ = std::fs::remove_dir_all(staging);
+    }
+    let _ = git(live, &["worktree", "prune"]);
+}
+
+/// After an index run: when the catalog committed (`committed`), the live
+/// checkout moves to the commit that was indexed; either way the staging worktree
+/// goes. A failed run leaves the live checkout where the catalog still points.
+pub fn finish(r: &Resolved, committed: bool) -> Result<(), IngestError> {
+    let Some(sha) = &r.staged else {
+        return Ok(());
+    };
+    let moved = if committed {
+        git(
+            &r.live_root,
+            &["checkout", "--quiet", "--force", "--detach", sha],
+        )
+        .map(|_| ())
+    } else {
+        Ok(())
+    };
+    drop_staging(&r.live_root, &r.root);
+    moved.map_err(|reason| IngestError::Source {
+        name: r.name.clone(),
+        reason,
+    })
 }
 
 /// Credentials of `url` removed from a text git printed.

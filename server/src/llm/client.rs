@@ -130,6 +130,14 @@ impl LlmClient {
     pub async fn stream(&self, req: &CompletionRequest) -> Result<DeltaStream, LlmError> {
         let result = self.start(req).await;
         *self.reachable.lock().unwrap_or_else(|p| p.into_inner()) = Some(result.is_ok());
+        let m = &crate::metrics::METRICS;
+        match &result {
+            Ok(_) => m.llm_calls.with_label_values(&["ok"]).inc(),
+            Err(e) => {
+                m.llm_calls.with_label_values(&[e.kind()]).inc();
+                m.llm_errors.with_label_values(&[e.kind()]).inc();
+            }
+        }
         result
     }
 
@@ -199,6 +207,7 @@ impl LlmClient {
                 return Err(err);
             }
             tracing::warn!(attempt = attempt + 1, ?delay, error = %err, "LLM request failed; retrying");
+            crate::metrics::METRICS.llm_retries.inc();
             tokio::time::sleep(delay).await;
             attempt += 1;
         }
@@ -253,6 +262,17 @@ impl DeltaStream {
     /// The next delta, `None` at the end. Errors: timeouts, a broken stream, an error
     /// chunk from the server.
     pub async fn next(&mut self) -> Result<Option<Delta>, LlmError> {
+        let r = self.read_next().await;
+        if let Err(e) = &r {
+            crate::metrics::METRICS
+                .llm_errors
+                .with_label_values(&[e.kind()])
+                .inc();
+        }
+        r
+    }
+
+    async fn read_next(&mut self) -> Result<Option<Delta>, LlmError> {
         loop {
             if !self.pending.is_empty() {
                 let d = self.pending.remove(0);

@@ -23,6 +23,20 @@ pub enum LlmError {
 }
 
 impl LlmError {
+    /// A closed label for metrics (never the message).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LlmError::NotConfigured => "not_configured",
+            LlmError::Connect(_) => "connect",
+            LlmError::Status { .. } => "status",
+            LlmError::FirstTokenTimeout(_) => "first_token_timeout",
+            LlmError::Timeout(_) => "timeout",
+            LlmError::Stream(_) => "stream",
+            LlmError::Upstream(_) => "upstream",
+            LlmError::BadReply(_) => "bad_reply",
+        }
+    }
+
     pub fn code(&self) -> ErrorCode {
         match self {
             LlmError::FirstTokenTimeout(_) | LlmError::Timeout(_) => ErrorCode::LlmTimeout,

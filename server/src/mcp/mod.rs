@@ -16,6 +16,21 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::sync::Arc;
 
+/// rmcp answers a session's `DELETE` with 202; the MCP clients (the official Python
+/// SDK among them) expect 200 or 204 and report "Session termination failed"
+/// otherwise.
+pub async fn session_end_ok(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let delete = req.method() == axum::http::Method::DELETE;
+    let mut res = next.run(req).await;
+    if delete && res.status() == axum::http::StatusCode::ACCEPTED {
+        *res.status_mut() = axum::http::StatusCode::OK;
+    }
+    res
+}
+
 pub fn service(state: &AppState) -> StreamableHttpService<RegistryTools, LocalSessionManager> {
     let tools = RegistryTools::new(
         state.agent.clone(),

@@ -248,6 +248,13 @@ fn public(e: impl Into<ApiFailure>) -> ApiError {
 }
 
 pub async fn server_fn(State(state): State<AppState>, req: Request<Body>) -> Response {
+    // An API path no server function answers is a 404 in the error table's shape
+    // (server_fn itself answers 400 with a page of advice for developers).
+    let path = req.uri().path();
+    if !leptos::server_fn::axum::server_fn_paths().any(|(p, _)| p == path) {
+        return ApiFailure::client(ErrorCode::NotFound, ErrorCode::NotFound.default_message())
+            .into_response();
+    }
     let owner = req
         .extensions()
         .get::<super::guard::Caller>()

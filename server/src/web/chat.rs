@@ -4,6 +4,7 @@
 //! AbortController (Stop), and dropping the connection drops the turn.
 
 use super::guard::Caller;
+use super::observe::RequestId;
 use super::{ApiFailure, AppState};
 use crate::agent::TurnOptions;
 use app::api::{ChatEvent, ChatRequest};
@@ -24,26 +25,34 @@ const BROWSER_PACE: Duration = Duration::from_millis(12);
 pub async fn chat(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
+    Extension(request_id): Extension<RequestId>,
     payload: Result<Json<ChatRequest>, JsonRejection>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiFailure> {
     let Json(request) = payload?;
     let question = crate::agent::validate_question(&request.question).map_err(ApiFailure::from)?;
     // Per client first (a flood from one address), then the server's capacity.
+    let limited = |limit: &str| {
+        crate::metrics::METRICS
+            .rate_limited
+            .with_label_values(&[limit])
+            .inc()
+    };
     if let Err(not_until) = state.per_client.check_key(&caller.rate_key) {
+        limited("per_client");
         let wait = not_until.wait_time_from(DefaultClock::default().now());
         return Err(ApiFailure::rate_limited(wait.as_secs_f64().ceil() as u64));
     }
-    let permit = state
-        .turns
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| ApiFailure::rate_limited(2))?;
+    let permit = state.turns.clone().try_acquire_owned().map_err(|_| {
+        limited("capacity");
+        ApiFailure::rate_limited(2)
+    })?;
     let options = TurnOptions {
         dry_run: false,
         pace: BROWSER_PACE,
         shutdown: state.shutdown.clone(),
         owner: caller.owner,
         budget: Duration::from_secs(state.config.server.turn_timeout_secs),
+        request_id: Some(request_id.0),
         ..Default::default()
     };
     let turn = state
@@ -51,8 +60,9 @@ pub async fn chat(
         .start_turn(question, request.session_id, options);
     // The permit lives as long as the stream: a turn holds its slot until it ends
     // or its client leaves.
+    let streaming = crate::metrics::StreamGuard::new();
     let events = turn.enumerate().map(move |(seq, ev)| {
-        let _slot = &permit;
+        let _slot = (&permit, &streaming);
         Ok(to_sse(seq, &ev))
     });
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))

@@ -59,3 +59,70 @@ pub async fn report(state: &AppState) -> Health {
         },
     }
 }
+
+/// `GET /ready`: whether this replica should get traffic.
+#[derive(Debug, serde::Serialize)]
+pub struct Readiness {
+    pub ready: bool,
+    pub database: bool,
+    /// Bundles in the search index this replica answers from.
+    pub bundles: usize,
+    pub shutting_down: bool,
+}
+
+/// `GET /ready`: 200 when the database answers, the search index this process
+/// answers from has bundles (an empty index gives wrong answers, so a replica still
+/// on its first index run gets no traffic) and no shutdown has begun; 503 otherwise.
+/// JSON either way.
+pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) {
+    let r = readiness(&state).await;
+    let status = if r.ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, Json(r))
+}
+
+pub async fn readiness(state: &AppState) -> Readiness {
+    let database = state.db.ping().await.is_ok();
+    let bundles = state.searcher().snapshot().bundles.len();
+    let shutting_down = state.shutdown.is_cancelled();
+    Readiness {
+        ready: database && bundles > 0 && !shutting_down,
+        database,
+        bundles,
+        shutting_down,
+    }
+}
+
+/// `GET /metrics`: Prometheus text format. The index figures are read from the
+/// catalog at scrape time (they change only when an index run commits).
+pub async fn metrics(State(state): State<AppState>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match state.db.read(crate::catalog::index_figures).await {
+        Ok(figures) => {
+            let m = &crate::metrics::METRICS;
+            m.index_bundles.reset();
+            m.index_warnings.reset();
+            m.index_last_success.reset();
+            for f in figures {
+                let name = [f.collection.as_str()];
+                m.index_bundles.with_label_values(&name).set(f.bundles);
+                m.index_warnings.with_label_values(&name).set(f.warnings);
+                if let Some(at) = f.indexed_at_unix {
+                    m.index_last_success.with_label_values(&name).set(at);
+                }
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "metrics: cannot read the catalog"),
+    }
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            crate::metrics::CONTENT_TYPE,
+        )],
+        crate::metrics::METRICS.render(),
+    )
+        .into_response()
+}

@@ -9,9 +9,11 @@ mod export;
 mod failure;
 pub mod guard;
 mod health;
+mod observe;
 mod shutdown;
 
 pub use failure::ApiFailure;
+pub use health::{Readiness, readiness};
 pub use shutdown::wait_for_signal;
 
 use crate::agent::Agent;
@@ -25,7 +27,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 use tower_http::compression::CompressionLayer;
-use tower_http::trace::TraceLayer;
 
 /// Shared by every handler.
 #[derive(Clone)]
@@ -141,10 +142,17 @@ pub fn router(state: AppState) -> Router {
     let assets = assets::Assets::from_config(&state.config);
     Router::new()
         .route("/health", get(health::health))
+        .route("/ready", get(health::ready))
+        .route("/metrics", get(health::metrics))
         .route("/api/chat", post(chat::chat))
         .route("/api/sessions/{id}/export", get(export::session))
         .nest("/api/admin", admin::router(state.clone()))
-        .nest_service("/mcp", crate::mcp::service(&state))
+        .nest_service(
+            "/mcp",
+            tower::ServiceBuilder::new()
+                .layer(axum::middleware::from_fn(crate::mcp::session_end_ok))
+                .service(crate::mcp::service(&state)),
+        )
         .route(
             "/api/{*fn_name}",
             get(backend::server_fn).post(backend::server_fn),
@@ -154,11 +162,12 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             guard::guard,
         ))
+        // Outside the guard, so refused requests are logged and counted too.
+        .layer(axum::middleware::from_fn(observe::observe))
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         // The default predicate skips `text/event-stream`, so answers are not buffered.
         .layer(CompressionLayer::new())
-        .layer(TraceLayer::new_for_http())
 }
 
 /// Serves until the shutdown token is cancelled, then gives open connections the

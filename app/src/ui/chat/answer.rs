@@ -54,6 +54,26 @@ fn flash_card(exchange: u64, key: &str) {
     );
 }
 
+/// Citation chips' labels and links by id. Bundle chips point at their card, not
+/// away.
+fn known_citations(cs: &[crate::api::Citation]) -> HashMap<String, CiteInfo> {
+    cs.iter()
+        .map(|c| {
+            (
+                c.id.clone(),
+                CiteInfo {
+                    label: c.label.clone(),
+                    url: if c.kind == "bundle" {
+                        None
+                    } else {
+                        c.url.clone()
+                    },
+                },
+            )
+        })
+        .collect()
+}
+
 #[component]
 pub fn AnswerView(ex: Exchange) -> impl IntoView {
     let shared = Shared::get();
@@ -65,29 +85,23 @@ pub fn AnswerView(ex: Exchange) -> impl IntoView {
     let html = Memo::new(move |_| {
         let text = answer.get();
         if outcome.with(Option::is_some) {
-            let known: HashMap<String, CiteInfo> = citations.with(|cs| {
-                cs.iter()
-                    .map(|c| {
-                        (
-                            c.id.clone(),
-                            CiteInfo {
-                                label: c.label.clone(),
-                                // Bundle chips point at their card, not away.
-                                url: if c.kind == "bundle" {
-                                    None
-                                } else {
-                                    c.url.clone()
-                                },
-                            },
-                        )
-                    })
-                    .collect()
-            });
+            let known = citations.with(|cs| known_citations(cs));
             let lookup = |id: &str| known.get(id).cloned();
             render(&text, Citations::Known(&lookup))
         } else {
             render(&text, Citations::Pending)
         }
+    });
+    // The offline answer while a language model writes, until its text starts.
+    let preview = ex.preview;
+    let preview_html = Memo::new(move |_| {
+        let text = preview.get()?;
+        if !answer.with(String::is_empty) {
+            return None;
+        }
+        let known = citations.with(|cs| known_citations(cs));
+        let lookup = |id: &str| known.get(id).cloned();
+        Some(render(&text, Citations::Known(&lookup)))
     });
     // Card badges carry the number of their citation chip.
     let numbered = Memo::new(move |_| {
@@ -218,6 +232,12 @@ pub fn AnswerView(ex: Exchange) -> impl IntoView {
                                 on:click=move |_| open()>"Request a CodeBundle"</button>
                         </div>
                     }
+                })}
+                {move || preview_html.get().map(|h| view! {
+                    <div class="preview" data-testid="preview">
+                        <p class="preview-label">"From the catalog, while the language model writes:"</p>
+                        <div class="md" on:click=on_click inner_html=h></div>
+                    </div>
                 })}
                 <div class="answer-text md" data-testid="answer-text" on:click=on_click
                     inner_html=move || html.get()></div>

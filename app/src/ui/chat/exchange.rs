@@ -21,6 +21,8 @@ pub struct Exchange {
     pub asked_at: String,
     pub turn_id: RwSignal<Option<String>>,
     pub answer: RwSignal<String>,
+    /// The offline answer shown while a language model writes.
+    pub preview: RwSignal<Option<String>>,
     pub stage: RwSignal<Option<String>>,
     pub error: RwSignal<Option<String>>,
     pub streaming: RwSignal<bool>,
@@ -43,6 +45,7 @@ impl Exchange {
             asked_at: crate::ui::time::now(),
             turn_id: RwSignal::new(None),
             answer: RwSignal::new(String::new()),
+            preview: RwSignal::new(None),
             stage: RwSignal::new(Some("Sending…".into())),
             error: RwSignal::new(None),
             streaming: RwSignal::new(true),

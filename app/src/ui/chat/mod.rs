@@ -241,6 +241,7 @@ fn apply(ex: &Exchange, ev: ChatEvent) {
             }
             ex.answer.update(|a| a.push_str(&text));
         }
+        ChatEvent::Preview { text } => ex.preview.set(Some(text)),
         ChatEvent::Cards { cards } => ex.cards.set(cards),
         ChatEvent::Citations { citations } => ex.citations.set(citations),
         ChatEvent::RequestCodebundle { draft } => ex.request.set(Some(draft)),

@@ -46,7 +46,12 @@ impl Embedder for CachedEmbedder {
         purpose: Purpose,
     ) -> BoxFuture<'a, Result<Vec<Vec<f32>>, EmbedError>> {
         if purpose != Purpose::Query {
-            return self.inner.embed(texts, purpose);
+            return Box::pin(async move {
+                let t = std::time::Instant::now();
+                let r = self.inner.embed(texts, purpose).await;
+                observe("document", t);
+                r
+            });
         }
         Box::pin(async move {
             let mut out: Vec<Option<Vec<f32>>> = {
@@ -63,8 +68,13 @@ impl Embedder for CachedEmbedder {
                     missing.push(t.clone());
                 }
             }
+            crate::metrics::METRICS
+                .embed_cache_hits
+                .inc_by(out.iter().filter(|v| v.is_some()).count() as u64);
             if !missing.is_empty() {
+                let t = std::time::Instant::now();
                 let vectors = self.inner.embed(&missing, purpose).await?;
+                observe("query", t);
                 let mut c = self.cache.lock().unwrap_or_else(|p| p.into_inner());
                 for (t, v) in missing.iter().zip(vectors) {
                     c.put(t.clone(), Arc::new(v));
@@ -78,6 +88,14 @@ impl Embedder for CachedEmbedder {
             Ok(out.into_iter().map(Option::unwrap_or_default).collect())
         })
     }
+}
+
+/// Embedding latency in `/metrics`.
+fn observe(purpose: &str, since: std::time::Instant) {
+    crate::metrics::METRICS
+        .embed_seconds
+        .with_label_values(&[purpose])
+        .observe(since.elapsed().as_secs_f64());
 }
 
 #[cfg(test)]
