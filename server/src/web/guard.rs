@@ -64,8 +64,12 @@ fn header<'a>(h: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// A state-changing request is same-site when its body is JSON (a cross-site form
 /// cannot send that without a CORS preflight, which this server never answers) or
 /// its `Origin` is this server's own.
+///
+/// Only POST is checked: a cross-site form can send nothing else, and a cross-site
+/// `fetch` with DELETE or PUT needs a CORS preflight this server never answers. MCP
+/// clients end their session with a plain DELETE (no `Origin`), which must pass.
 fn same_site(method: &Method, h: &HeaderMap) -> bool {
-    if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+    if *method != Method::POST {
         return true;
     }
     let json = header(h, header::CONTENT_TYPE.as_str())
