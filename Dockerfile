@@ -1,7 +1,11 @@
 # Registry Chat: one binary, one SQLite file on a volume, the embedding model baked in.
 #
 #   docker build -t registry-chat .
+#   docker run --rm -v registry-chat-data:/data registry-chat index   # the samples, or --collection URL
 #   docker run -p 3000:3000 -v registry-chat-data:/data registry-chat
+#
+# `serve` does not index: until an index run has bundles, /ready (the health check)
+# answers 503.
 #
 # The builder runs the same scripts as a developer machine (`scripts/setup run`
 # installs Trunk, wasm-bindgen, wasm-opt and the MiniLM model from the crates,

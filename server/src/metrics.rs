@@ -34,7 +34,7 @@ pub struct Metrics {
     pub http_seconds: HistogramVec,
     pub index_bundles: IntGaugeVec,
     pub index_warnings: IntGaugeVec,
-    pub index_last_success: IntGaugeVec,
+    pub index_last_change: IntGaugeVec,
 }
 
 fn counter(r: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
@@ -146,10 +146,10 @@ impl Metrics {
                 "Index warnings per collection",
                 &["collection"],
             ),
-            index_last_success: gauge(
+            index_last_change: gauge(
                 &r,
-                "index_last_success_timestamp_seconds",
-                "When each collection was last indexed (Unix time)",
+                "index_last_change_timestamp_seconds",
+                "When each collection's content last changed in the catalog (Unix time; a run that finds no change does not move it)",
                 &["collection"],
             ),
             registry: r,

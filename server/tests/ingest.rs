@@ -717,3 +717,42 @@ fn keywords_no_collection_ships_are_known_from_their_calls() {
     index(&db, dir.path(), &req);
     assert_eq!(read(&db).0, external);
 }
+
+#[test]
+fn git_sources_work_under_a_relative_data_dir() {
+    // The default data dir is `./data`: git runs inside the repository, so the
+    // staging checkout must not be placed relative to it.
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("upstream");
+    copy_dir(&samples().join("collections/platform-ops"), &repo);
+    git(&repo, &["init", "--quiet", "--initial-branch", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "--quiet", "-m", "first"]);
+    let cwd = std::env::current_dir().unwrap();
+    let here = tempfile::tempdir_in(&cwd).unwrap();
+    let data = here.path().strip_prefix(&cwd).unwrap().join("data");
+    assert!(data.is_relative());
+    let db = open(here.path());
+    let req = IndexRequest {
+        collections: vec![CollectionSource {
+            name: "platform-ops".into(),
+            location: Location::Git {
+                url: format!("file://{}", repo.display()),
+                reference: Some("main".into()),
+            },
+        }],
+        docs: vec![],
+    };
+    let report = index(&db, &data, &req);
+    assert_eq!(report.collections[0].bundles, 16);
+    let live = data.join("collections/platform-ops");
+    assert!(
+        live.join("codebundles/vault-server-health/runbook.robot")
+            .is_file()
+    );
+    assert!(
+        !live.join("data").exists(),
+        "nothing staged inside the checkout"
+    );
+    assert!(!data.join("collections/platform-ops.next").exists());
+}

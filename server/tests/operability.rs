@@ -69,7 +69,7 @@ async fn metrics_count_turns_stages_requests_and_the_index() {
     assert!(
         total(
             &after,
-            "registry_chat_index_last_success_timestamp_seconds",
+            "registry_chat_index_last_change_timestamp_seconds",
             &[]
         ) > 1.7e9
     );

@@ -100,7 +100,7 @@ pub struct KeywordUse {
 pub fn users(c: &Connection, library: &str, name: &str) -> rusqlite::Result<Vec<KeywordUse>> {
     // With `min(line)` SQLite takes `file` from the same row: the first call.
     let mut st = c.prepare_cached(
-        "SELECT co.name || '/' || b.slug, u.file, min(u.line), count(DISTINCT u.task)
+        "SELECT co.name || '/' || b.slug, u.file, min(nullif(u.line, 0)), count(DISTINCT u.task)
          FROM keyword_uses u JOIN keywords k ON k.id = u.keyword_id
          JOIN bundles b ON b.id = u.bundle_id JOIN collections co ON co.id = b.collection_id
          WHERE k.library = ?1 AND k.name = ?2 GROUP BY b.id ORDER BY 4 DESC, 1",
@@ -109,7 +109,7 @@ pub fn users(c: &Connection, library: &str, name: &str) -> rusqlite::Result<Vec<
         Ok(KeywordUse {
             key: r.get(0)?,
             file: r.get(1)?,
-            line: r.get(2)?,
+            line: r.get::<_, Option<u32>>(2)?.unwrap_or(0),
             tasks: r.get(3)?,
         })
     })?

@@ -108,6 +108,7 @@ pub async fn retrieve(
         for k in r.keywords {
             let e = keywords.entry(k.id.clone()).or_insert_with(|| k.clone());
             e.score = e.score.max(k.score);
+            e.rank = e.rank.max(k.rank);
         }
     }
     out.bundles = bundles.into_values().collect();
@@ -122,7 +123,8 @@ pub async fn retrieve(
     out.docs.sort_by(|a, b| b.score.total_cmp(&a.score));
     out.docs.truncate(5);
     out.keywords = keywords.into_values().collect();
-    out.keywords.sort_by(|a, b| b.score.total_cmp(&a.score));
+    out.keywords
+        .sort_by(|a, b| b.rank.total_cmp(&a.rank).then_with(|| a.id.cmp(&b.id)));
     out.keywords.truncate(5);
     out.no_match = out
         .bundles

@@ -692,7 +692,10 @@ impl Agent {
             && let Some(top) = st.retrieval.keywords.first()
             && let Some(list) = keyword_users.get_mut(&top.id)
         {
-            super::library::rank_users(&self.searcher, &st.query, list).await?;
+            // Ranking is a nicety: without it the users keep the most-tasks order.
+            if let Err(e) = super::library::rank_users(&self.searcher, &st.query, list).await {
+                tracing::warn!(error = %e, "ranking a keyword's users failed");
+            }
         }
         let (records, library, top_doc_markdown, collections) = self
             .db

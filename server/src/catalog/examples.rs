@@ -20,34 +20,18 @@ pub fn phrase(description: &str) -> Option<String> {
         words.pop();
     }
     // Do not end on punctuation ("…pods, deployments,?") or a dangling
-    // connective ("…instances selected by").
+    // connective ("…instances selected by"); removing one can expose the other.
+    const DANGLING: &[&str] = &[
+        "a", "an", "the", "and", "or", "of", "by", "for", "in", "on", "to", "with", "that", "from",
+    ];
     while let Some(last) = words.last_mut() {
         let trimmed = last.trim_end_matches([',', '-', '–', '&', '/', '+']);
-        if !trimmed.is_empty() {
-            *last = trimmed;
-            break;
+        if trimmed.is_empty() || DANGLING.contains(&trimmed.to_lowercase().as_str()) {
+            words.pop();
+            continue;
         }
-        words.pop();
-    }
-    while words.last().is_some_and(|w| {
-        matches!(
-            w.to_lowercase().as_str(),
-            "a" | "an"
-                | "the"
-                | "and"
-                | "or"
-                | "of"
-                | "by"
-                | "for"
-                | "in"
-                | "on"
-                | "to"
-                | "with"
-                | "that"
-                | "from"
-        )
-    }) {
-        words.pop();
+        *last = trimmed;
+        break;
     }
     if words.len() < 4 {
         return None;
@@ -133,6 +117,12 @@ mod tests {
                 .as_deref(),
             Some("Which codebundle checks the health of pods, deployments, statefulsets, daemonsets, cronjobs?"),
             "no comma before the question mark"
+        );
+        assert_eq!(
+            phrase("Checks the health of pods, deployments, statefulsets, daemonsets, cronjobs, and services together")
+                .as_deref(),
+            Some("Which codebundle checks the health of pods, deployments, statefulsets, daemonsets, cronjobs?"),
+            "nor after an Oxford comma's 'and'"
         );
         assert_eq!(phrase("This codebundle runs a kubectl get command."), None);
         assert_eq!(phrase("No robot file here."), None);

@@ -162,7 +162,6 @@ pub fn record(
     }
 }
 
-/// Index state for `/health` and the UI.
 /// One collection's figures for `/metrics`.
 pub struct IndexFigures {
     pub collection: String,
@@ -187,6 +186,7 @@ pub fn index_figures(c: &Connection) -> Result<Vec<IndexFigures>, StoreError> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// Index state for `/health` and the UI.
 pub fn index_summary(c: &Connection) -> Result<IndexHealth, StoreError> {
     let (collections, bundles, last): (i64, i64, Option<String>) = c.query_row(
         "SELECT count(*), coalesce(sum(bundles), 0), max(indexed_at) FROM collections",

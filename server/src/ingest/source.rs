@@ -78,9 +78,14 @@ pub fn resolve(source: &CollectionSource, data_dir: &Path) -> Result<Resolved, I
             (p.clone(), p.clone(), None, None, None)
         }
         Location::Git { url, reference } => {
-            let dir = data_dir
-                .join("collections")
-                .join(safe_dir_name(&source.name));
+            // Absolute: git runs inside the repository, where a relative staging
+            // path (`./data/…`, the default data dir) would land inside the checkout.
+            let dir = std::path::absolute(
+                data_dir
+                    .join("collections")
+                    .join(safe_dir_name(&source.name)),
+            )
+            .map_err(|e| fail(format!("cannot resolve the data dir: {e}")))?;
             let (staging, sha) = sync_git(url, reference.as_deref(), &dir)
                 .map_err(|e| fail(redact_text(&e, url)))?;
             (

@@ -614,7 +614,9 @@ fn rank_keywords(s: &Snapshot, cos: &[(u32, f32)], bm: &HashMap<u32, f32>) -> Ve
         .take(5)
         .filter_map(|(id, score)| {
             let k = s.keywords.get(&id)?;
+            let rank = calibrated_section(&s.embedder_id, score) * prior(&id);
             Some(KeywordHit {
+                rank,
                 id: k.cite_id(),
                 library: k.library.clone(),
                 name: k.name.clone(),

@@ -163,6 +163,10 @@ pub struct KeywordHit {
     pub doc: String,
     pub url: Option<String>,
     pub score: f32,
+    /// The order among keywords: the match weighed by how many bundles call it
+    /// (`search::rank`); `score` stays the match's own.
+    #[serde(default)]
+    pub rank: f32,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -72,7 +72,7 @@ pub struct Readiness {
 
 /// `GET /ready`: 200 when the database answers, the search index this process
 /// answers from has bundles (an empty index gives wrong answers, so a replica still
-/// on its first index run gets no traffic) and no shutdown has begun; 503 otherwise.
+/// with nothing indexed yet gets no traffic) and no shutdown has begun; 503 otherwise.
 /// JSON either way.
 pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Readiness>) {
     let r = readiness(&state).await;
@@ -105,13 +105,13 @@ pub async fn metrics(State(state): State<AppState>) -> axum::response::Response 
             let m = &crate::metrics::METRICS;
             m.index_bundles.reset();
             m.index_warnings.reset();
-            m.index_last_success.reset();
+            m.index_last_change.reset();
             for f in figures {
                 let name = [f.collection.as_str()];
                 m.index_bundles.with_label_values(&name).set(f.bundles);
                 m.index_warnings.with_label_values(&name).set(f.warnings);
                 if let Some(at) = f.indexed_at_unix {
-                    m.index_last_success.with_label_values(&name).set(at);
+                    m.index_last_change.with_label_values(&name).set(at);
                 }
             }
         }

@@ -38,6 +38,11 @@ pub async fn observe(mut req: Request, next: Next) -> Response {
         .filter(|v| acceptable(v))
         .map_or_else(|| uuid::Uuid::new_v4().simple().to_string(), str::to_string);
     let method = req.method().clone();
+    // Any token is a valid method to hyper: only the standard ones are labels.
+    let method_label = match method.as_str() {
+        m @ ("GET" | "HEAD" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS") => m,
+        _ => "other",
+    };
     // Unmatched paths (the page, assets, probes for things that do not exist)
     // share one label so a scanner cannot create series.
     let mut route = req
@@ -62,7 +67,7 @@ pub async fn observe(mut req: Request, next: Next) -> Response {
     }
     let m = &crate::metrics::METRICS;
     m.http_requests
-        .with_label_values(&[&route, method.as_str(), status.as_str()])
+        .with_label_values(&[&route, method_label, status.as_str()])
         .inc();
     m.http_seconds
         .with_label_values(&[&route])

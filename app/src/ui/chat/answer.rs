@@ -235,7 +235,11 @@ pub fn AnswerView(ex: Exchange) -> impl IntoView {
                 })}
                 {move || preview_html.get().map(|h| view! {
                     <div class="preview" data-testid="preview">
-                        <p class="preview-label">"From the catalog, while the language model writes:"</p>
+                        <p class="preview-label">{move || if streaming.get() {
+                            "From the catalog, while the language model writes:"
+                        } else {
+                            "From the catalog:"
+                        }}</p>
                         <div class="md" on:click=on_click inner_html=h></div>
                     </div>
                 })}
