@@ -4,7 +4,7 @@ use super::chunks::{self, Chunk};
 use super::docs::DocSection;
 use super::plan::{CollectionPlan, DocSetPlan, Plan};
 use super::record::{BundleRecord, Warning};
-use super::robot::{CallSite, normalize};
+use super::robot::normalize;
 use super::{CollectionReport, DocSetReport, IndexOptions, IndexReport, IngestError};
 use crate::store::Db;
 use rusqlite::{Transaction, params};
@@ -424,56 +424,33 @@ fn link_keywords(tx: &Transaction) -> Result<(), IngestError> {
     let mut ins = tx.prepare(
         "INSERT OR IGNORE INTO keyword_uses (keyword_id, bundle_id, task, file, line) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
-    let mut st = tx.prepare(
-        "SELECT t.bundle_id, b.collection_id, t.name, t.file, t.calls, t.sites FROM tasks t
-         JOIN bundles b ON b.id = t.bundle_id ORDER BY t.bundle_id, t.kind, t.position",
-    )?;
-    let rows = st.query_map([], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, String>(3)?,
-            r.get::<_, String>(4)?,
-            r.get::<_, String>(5)?,
-        ))
-    })?;
-    for row in rows {
-        let (bid, cid, task, file, calls, sites) = row?;
-        // Records from before call sites were kept have only the names.
-        let mut sites: Vec<CallSite> = serde_json::from_str(&sites).unwrap_or_default();
-        if sites.is_empty() {
-            let calls: Vec<String> = serde_json::from_str(&calls).unwrap_or_default();
-            sites = calls
-                .into_iter()
-                .map(|name| CallSite {
-                    name,
-                    ..Default::default()
-                })
-                .collect();
-        }
-        let libs = libs_of.get(&bid).cloned().unwrap_or_default();
-        for site in sites {
-            let call = site.name.as_str();
+    for t in super::calls::all(tx)? {
+        let libs = libs_of.get(&t.bundle_id).map_or(&[][..], Vec::as_slice);
+        for site in &t.sites {
             // `RW.KubeTriage.Summarize Pod Restarts` names its library; a bare
             // `Summarize Pod Restarts` may come from any imported library.
-            let (candidates, name): (Vec<&String>, &str) = match libs
-                .iter()
-                .filter(|l| call.starts_with(&format!("{l}.")))
-                .max_by_key(|l| l.len())
-            {
-                Some(lib) => (vec![lib], &call[lib.len() + 1..]),
-                None => (libs.iter().collect(), call),
+            let (candidates, name): (Vec<&String>, &str) = match site.qualified_by(libs) {
+                Some((lib, name)) => (vec![lib], name),
+                None => (libs.iter().collect(), site.name.as_str()),
             };
             let key = normalize(name);
             for lib in candidates {
                 let Some(hits) = by_lib.get(lib.as_str()).and_then(|m| m.get(&key)) else {
                     continue;
                 };
-                let best = hits.iter().find(|(_, c)| *c == cid).or(hits.first());
+                let best = hits
+                    .iter()
+                    .find(|(_, c)| *c == t.collection_id)
+                    .or(hits.first());
                 if let Some((kid, _)) = best {
                     // The first call in the task is the one pointed at.
-                    ins.execute(params![kid, bid, task.trim(), file, site.line as i64])?;
+                    ins.execute(params![
+                        kid,
+                        t.bundle_id,
+                        t.task.trim(),
+                        t.file,
+                        site.line as i64
+                    ])?;
                 }
             }
         }

@@ -119,48 +119,20 @@ pub(super) fn derive(tx: &Transaction) -> Result<(), IngestError> {
         }
     }
     let mut found: BTreeMap<(String, String), Evidence> = BTreeMap::new();
-    let mut st = tx.prepare(
-        "SELECT b.collection_id, t.bundle_id, t.kind, t.file, t.sites FROM tasks t
-         JOIN bundles b ON b.id = t.bundle_id ORDER BY b.collection_id, b.slug, t.kind, t.position",
-    )?;
-    let rows = st.query_map([], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, String>(3)?,
-            r.get::<_, String>(4)?,
-        ))
-    })?;
-    for row in rows {
-        let (cid, bid, kind, file, sites) = row?;
-        let Some(libs) = imports.get(&bid) else {
+    for t in super::calls::all(tx)? {
+        let Some(libs) = imports.get(&t.bundle_id) else {
             continue;
         };
-        let sites: Vec<CallSite> = serde_json::from_str(&sites).unwrap_or_default();
-        for site in &sites {
+        for site in &t.sites {
             // Only calls that name their library: a bare name could come from any
             // import, and a wrong attribution would be shown as fact.
-            let Some(lib) = libs
-                .iter()
-                .filter(|l| {
-                    site.name.len() > l.len() + 1
-                        && site.name.is_char_boundary(l.len())
-                        && site.name[..l.len()].eq_ignore_ascii_case(l)
-                        && site.name.as_bytes()[l.len()] == b'.'
-                })
-                .max_by_key(|l| l.len())
-            else {
+            let Some((lib, name)) = site.qualified_by(libs) else {
                 continue;
             };
-            let name = site.name[lib.len() + 1..].trim();
-            if name.is_empty() {
-                continue;
-            }
             found
                 .entry((lib.clone(), normalize(name)))
                 .or_default()
-                .add(cid, &kind, bid, &file, site, name);
+                .add(t.collection_id, &t.kind, t.bundle_id, &t.file, site, name);
         }
     }
     let links = collection_links(tx)?;

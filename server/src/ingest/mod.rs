@@ -7,6 +7,7 @@
 //! it writes nothing at all.
 
 pub mod bundle;
+mod calls;
 pub mod chunks;
 mod commit;
 pub mod confine;

@@ -1,0 +1,54 @@
+//! The call sites of every indexed task, read back from the catalog: what linking
+//! keywords to their users and deriving keywords no collection ships both walk.
+
+use super::robot::CallSite;
+use rusqlite::Transaction;
+
+pub(super) struct TaskCalls {
+    pub collection_id: i64,
+    pub bundle_id: i64,
+    /// `task` or `sli`.
+    pub kind: String,
+    pub task: String,
+    pub file: String,
+    pub sites: Vec<CallSite>,
+}
+
+/// Every task, by collection, bundle slug, kind and position (a stable order, so
+/// "the first call" and "a typical call" are the same on every run).
+pub(super) fn all(tx: &Transaction) -> rusqlite::Result<Vec<TaskCalls>> {
+    let mut st = tx.prepare(
+        "SELECT b.collection_id, t.bundle_id, t.kind, t.name, t.file, t.sites FROM tasks t
+         JOIN bundles b ON b.id = t.bundle_id ORDER BY b.collection_id, b.slug, t.kind, t.position",
+    )?;
+    st.query_map([], |r| {
+        Ok(TaskCalls {
+            collection_id: r.get(0)?,
+            bundle_id: r.get(1)?,
+            kind: r.get(2)?,
+            task: r.get(3)?,
+            file: r.get(4)?,
+            sites: serde_json::from_str(&r.get::<_, String>(5)?).unwrap_or_default(),
+        })
+    })?
+    .collect()
+}
+
+impl CallSite {
+    /// The library the call names (`RW.Core.Add Issue` → `RW.Core`, `Add Issue`):
+    /// the longest of `libs` followed by a dot, compared as Robot does, without case.
+    pub fn qualified_by<'a>(&self, libs: &'a [String]) -> Option<(&'a String, &str)> {
+        let call = self.name.as_str();
+        let lib = libs
+            .iter()
+            .filter(|l| {
+                call.len() > l.len() + 1
+                    && call.is_char_boundary(l.len())
+                    && call[..l.len()].eq_ignore_ascii_case(l)
+                    && call.as_bytes()[l.len()] == b'.'
+            })
+            .max_by_key(|l| l.len())?;
+        let name = call[lib.len() + 1..].trim();
+        (!name.is_empty()).then_some((lib, name))
+    }
+}
