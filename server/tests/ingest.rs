@@ -557,6 +557,43 @@ fn git_sources_are_cloned_then_updated() {
     );
     assert!(!data.join("collections/platform-ops.next").exists());
 
+    // A planning error in a later source ends the run without leaving the
+    // earlier source's staging checkout behind.
+    git(
+        &repo,
+        &["commit", "--quiet", "--allow-empty", "-m", "fourth"],
+    );
+    let not_a_collection = dir.path().join("not-a-collection");
+    std::fs::create_dir_all(&not_a_collection).unwrap();
+    let mut broken = req.clone();
+    broken.collections.push(CollectionSource {
+        name: "broken".into(),
+        location: Location::Path(not_a_collection),
+    });
+    let err = ingest::run(&db, &data, &broken, &IndexOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("codebundles/"), "{err}");
+    assert!(
+        !data.join("collections/platform-ops.next").exists(),
+        "staging removed after a planning error"
+    );
+    assert_eq!(head(&live), c3);
+
+    // Another run holding the data dir's index lock (the admin Reindex while a
+    // shell runs `index`) makes this one fail at once, touching nothing.
+    let other = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(data.join("index.lock"))
+        .unwrap();
+    other.try_lock().unwrap();
+    let err = ingest::run(&db, &data, &req, &IndexOptions::default()).unwrap_err();
+    assert_eq!(err.code(), app::api::ErrorCode::IndexBusy);
+    assert!(err.to_string().contains("another index run"), "{err}");
+    assert_eq!(head(&live), c3);
+    drop(other);
+    assert_eq!(index(&db, &data, &req).collections[0].bundles, 16);
+
     // A bad URL fails cleanly and keeps the catalog.
     let bad = IndexRequest {
         collections: vec![CollectionSource {

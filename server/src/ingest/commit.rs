@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";
 
-pub(super) fn commit(db: &Db, plan: &Plan, opts: &IndexOptions) -> Result<(), IngestError> {
+pub(super) fn commit(db: &Db, plan: &mut Plan, opts: &IndexOptions) -> Result<(), IngestError> {
     db.write_blocking(|conn| {
         let tx = conn.transaction()?;
         let result = write_all(&tx, plan, opts);
@@ -27,14 +27,14 @@ pub(super) fn commit(db: &Db, plan: &Plan, opts: &IndexOptions) -> Result<(), In
     })?
 }
 
-fn write_all(tx: &Transaction, plan: &Plan, opts: &IndexOptions) -> Result<(), IngestError> {
+fn write_all(tx: &Transaction, plan: &mut Plan, opts: &IndexOptions) -> Result<(), IngestError> {
     tx.execute(
         &format!("INSERT INTO index_runs (started_at, status) VALUES ({NOW}, 'running')"),
         [],
     )?;
     let run_id = tx.last_insert_rowid();
     let mut written = 0usize;
-    for c in plan.collections.iter().filter(|c| !c.unchanged) {
+    for c in plan.collections.iter_mut().filter(|c| !c.unchanged) {
         write_collection(tx, c, opts, &mut written)?;
     }
     for d in plan.doc_sets.iter().filter(|d| !d.unchanged) {
@@ -72,7 +72,7 @@ fn write_all(tx: &Transaction, plan: &Plan, opts: &IndexOptions) -> Result<(), I
 
 fn write_collection(
     tx: &Transaction,
-    c: &CollectionPlan,
+    c: &mut CollectionPlan,
     opts: &IndexOptions,
     written: &mut usize,
 ) -> Result<(), IngestError> {
@@ -109,12 +109,13 @@ fn write_collection(
             params![cid, slug],
         )?;
     }
-    for (record, fingerprint) in &c.changed {
+    for parsed in c.changed.drain()? {
+        let (record, fingerprint) = parsed?;
         if opts.fail_after_bundles.is_some_and(|n| *written >= n) {
             return Err(IngestError::Injected(*written));
         }
         let updated = r.bundle_dates.get(&record.slug).map(String::as_str);
-        write_bundle(tx, cid, record, fingerprint, updated)?;
+        write_bundle(tx, cid, &record, &fingerprint, updated)?;
         *written += 1;
     }
     if let Some(keywords) = &c.keywords {

@@ -14,6 +14,7 @@ pub mod confine;
 pub mod derive;
 pub mod docs;
 mod external;
+mod lock;
 pub mod markdown;
 mod plan;
 pub mod pylib;
@@ -22,6 +23,7 @@ pub mod robot;
 pub mod runwhen;
 pub mod samples;
 pub mod source;
+mod spool;
 pub mod walk;
 
 pub use record::{BundleRecord, LinkBase, TaskRecord, Variable, Warning};
@@ -50,6 +52,10 @@ pub enum IngestError {
     Store(#[from] StoreError),
     #[error("index run aborted by an injected failure after {0} bundles")]
     Injected(usize),
+    #[error("another index run is using this data directory")]
+    Busy,
+    #[error("cannot spool parsed bundles in the data directory: {0}")]
+    Spool(std::io::Error),
 }
 
 impl IngestError {
@@ -59,7 +65,10 @@ impl IngestError {
             IngestError::Source { .. }
             | IngestError::Docs { .. }
             | IngestError::DuplicateName(_) => ErrorCode::BadRequest,
-            IngestError::Samples(_) | IngestError::Injected(_) => ErrorCode::Internal,
+            IngestError::Busy => ErrorCode::IndexBusy,
+            IngestError::Samples(_) | IngestError::Injected(_) | IngestError::Spool(_) => {
+                ErrorCode::Internal
+            }
         }
     }
 }
@@ -162,10 +171,11 @@ pub fn run(
             return Err(IngestError::DuplicateName(n.clone()));
         }
     }
-    let plan = plan::plan(db, data_dir, request, options)?;
+    let _lock = lock::IndexLock::acquire(data_dir)?;
+    let mut plan = plan::plan(db, data_dir, request, options)?;
     let wrote = plan.has_changes();
     let committed = if wrote {
-        commit::commit(db, &plan, options)
+        commit::commit(db, &mut plan, options)
     } else {
         Ok(())
     };

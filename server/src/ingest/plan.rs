@@ -5,8 +5,9 @@ use super::bundle;
 use super::confine;
 use super::docs::{self, DocSection};
 use super::pylib::{Keyword, LibraryTree};
-use super::record::{BundleRecord, Warning};
+use super::record::Warning;
 use super::source::{self, Resolved};
+use super::spool::Spool;
 use super::walk::{self, SourceFile};
 use super::{INGEST_VERSION, IndexOptions, IndexRequest, IngestError};
 use crate::store::Db;
@@ -36,8 +37,8 @@ pub(super) struct CollectionPlan {
     pub libraries_hash: String,
     pub docs_hash: String,
     pub unchanged: bool,
-    /// New or changed bundles with their fingerprints.
-    pub changed: Vec<(BundleRecord, String)>,
+    /// New or changed bundles with their fingerprints, spooled to disk.
+    pub changed: Spool,
     pub removed: Vec<String>,
     /// Replaced keywords, when the libraries changed.
     pub keywords: Option<Vec<Keyword>>,
@@ -104,9 +105,39 @@ pub(super) fn plan(
     opts: &IndexOptions,
 ) -> Result<Plan, IngestError> {
     let mut collections = Vec::new();
+    let planned = plan_sources(db, data_dir, req, opts, &mut collections);
+    if planned.is_err() {
+        // A planning error ends the run: no staging checkout stays behind.
+        for c in &collections {
+            let _ = source::finish(&c.resolved, false);
+        }
+    }
+    let (doc_sets, removed_collections, removed_doc_sets) = planned?;
+    Ok(Plan {
+        collections,
+        doc_sets,
+        removed_collections,
+        removed_doc_sets,
+    })
+}
+
+type Rest = (Vec<DocSetPlan>, Vec<String>, Vec<String>);
+
+fn plan_sources(
+    db: &Db,
+    data_dir: &Path,
+    req: &IndexRequest,
+    opts: &IndexOptions,
+    collections: &mut Vec<CollectionPlan>,
+) -> Result<Rest, IngestError> {
     for src in &req.collections {
         let resolved = source::resolve(src, data_dir)?;
-        collections.push(plan_collection(db, resolved, opts)?);
+        let staged = resolved.clone();
+        let planned = plan_collection(db, data_dir, resolved, opts);
+        if planned.is_err() {
+            let _ = source::finish(&staged, false);
+        }
+        collections.push(planned?);
     }
     let mut doc_sets = Vec::new();
     for d in &req.docs {
@@ -125,18 +156,17 @@ pub(super) fn plan(
             names("SELECT name FROM doc_sets ORDER BY name")?,
         ))
     })?;
-    Ok(Plan {
-        collections,
+    Ok((
         doc_sets,
-        removed_collections: removed_collections
+        removed_collections
             .into_iter()
             .filter(|n| !keep_c.contains(&n.as_str()))
             .collect(),
-        removed_doc_sets: removed_doc_sets
+        removed_doc_sets
             .into_iter()
             .filter(|n| !keep_d.contains(&n.as_str()))
             .collect(),
-    })
+    ))
 }
 
 /// Every readable file of a collection, grouped as the planner needs them.
@@ -212,7 +242,10 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
         }
         if ft.is_dir() {
             let mut own = Vec::new();
-            let files = walk::walk(&root, &path, &mut own);
+            let mut files = walk::walk(&root, &path, &mut own);
+            // Only hashes are needed to find what changed; the text of the
+            // (few) changed bundles is read again when they are parsed.
+            files.iter_mut().for_each(|f| f.text = String::new());
             bundle_files.insert(name, (files, own));
         } else if ft.is_file() && docs::is_markdown(&name) {
             let mut w = Vec::new();
@@ -281,6 +314,7 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
 
 fn plan_collection(
     db: &Db,
+    data_dir: &Path,
     resolved: Resolved,
     opts: &IndexOptions,
 ) -> Result<CollectionPlan, IngestError> {
@@ -312,7 +346,7 @@ fn plan_collection(
         libraries_hash: libraries_hash.clone(),
         docs_hash: docs_hash.clone(),
         unchanged,
-        changed: Vec::new(),
+        changed: Spool::new(),
         removed: Vec::new(),
         keywords: None,
         docs: None,
@@ -339,9 +373,12 @@ fn plan_collection(
     );
     for (slug, (files, file_warnings), fp) in todo {
         bar.set_message(slug.clone());
-        let mut record = bundle::build(&plan.resolved.name, slug, files, links.as_ref());
+        // The scan kept hashes, not text: read this bundle's files again, parse,
+        // spool, and let the text go before the next bundle.
+        let files = walk::with_text(&plan.resolved.root, files);
+        let mut record = bundle::build(&plan.resolved.name, slug, &files, links.as_ref());
         record.warnings.splice(0..0, file_warnings.iter().cloned());
-        plan.changed.push((record, fp));
+        plan.changed.push(data_dir, &record, &fp)?;
         bar.inc(1);
     }
     bar.finish_and_clear();

@@ -98,6 +98,9 @@ pub fn resolve(source: &CollectionSource, data_dir: &Path) -> Result<Resolved, I
         }
     };
     if !root.join("codebundles").is_dir() {
+        if staged.is_some() {
+            drop_staging(&live_root, &root);
+        }
         return Err(fail(format!(
             "{} has no codebundles/ directory",
             root.display()

@@ -176,6 +176,23 @@ pub fn walk(root: &Path, dir: &Path, warnings: &mut Vec<Warning>) -> Vec<SourceF
 }
 
 /// Reads one file: size limit, binary check, BOM, lossy UTF-8.
+/// The same files with their text read again (the scan keeps only hashes of
+/// bundle files, see `plan::scan`). Warnings were given by the first read; a
+/// file gone since keeps empty text, and the next run notices the change.
+pub fn with_text(root: &Path, files: &[SourceFile]) -> Vec<SourceFile> {
+    let mut ignored = Vec::new();
+    files
+        .iter()
+        .map(|f| match read(root, &f.abs, &mut ignored) {
+            Ok(Some(again)) => SourceFile {
+                hash: f.hash.clone(),
+                ..again
+            },
+            _ => f.clone(),
+        })
+        .collect()
+}
+
 pub fn read(
     root: &Path,
     path: &Path,

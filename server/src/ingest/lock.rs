@@ -1,0 +1,54 @@
+//! One index run per data directory at a time, across processes.
+//!
+//! The admin console's Reindex and a `registry-chat index` from a shell can aim at
+//! the same data dir; both would fetch into the same `collections/<name>`, stage
+//! into the same `<name>.next` and race to commit. An OS file lock (released by
+//! the kernel when the holder exits, `kill -9` included, so it never goes stale)
+//! makes the second one fail at once with a clear message instead.
+
+use super::IngestError;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::Path;
+
+pub(crate) struct IndexLock {
+    // Held for its lock; closing the file releases it.
+    _file: File,
+}
+
+impl IndexLock {
+    pub fn acquire(data_dir: &Path) -> Result<IndexLock, IngestError> {
+        let failed = |e: std::io::Error| IngestError::Source {
+            name: "data directory".into(),
+            reason: format!("cannot open its index lock: {e}"),
+        };
+        std::fs::create_dir_all(data_dir).map_err(failed)?;
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(data_dir.join("index.lock"))
+            .map_err(failed)?;
+        match file.try_lock() {
+            Ok(()) => Ok(IndexLock { _file: file }),
+            Err(TryLockError::WouldBlock) => Err(IngestError::Busy),
+            Err(TryLockError::Error(e)) => Err(failed(e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_run_is_refused_until_the_first_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = IndexLock::acquire(dir.path()).unwrap();
+        assert!(matches!(
+            IndexLock::acquire(dir.path()),
+            Err(IngestError::Busy)
+        ));
+        drop(first);
+        assert!(IndexLock::acquire(dir.path()).is_ok());
+    }
+}
