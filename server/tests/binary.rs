@@ -434,3 +434,56 @@ fn shell_completions_need_no_configuration() {
     let (ok, _, err) = run(bin().args(["completions", "tcsh"]));
     assert!(!ok && err.contains("tcsh"), "{err}");
 }
+
+/// `bench load` drives real streams at a real server and checks its database;
+/// the figures themselves are printed, never asserted.
+#[test]
+fn the_load_benchmark_streams_real_turns_and_finds_them_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, _, err) = run(bin().args(["index", "-q", "--data-dir"]).arg(dir.path()));
+    assert!(ok, "{err}");
+    let mut child = bin()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim().rsplit(' ').next().unwrap().to_string();
+    let questions = dir.path().join("questions.txt");
+    std::fs::write(
+        &questions,
+        "pods keep restarting\nis my TLS certificate about to expire?\n",
+    )
+    .unwrap();
+    let db = dir.path().join("registry-chat.db");
+    let (ok, out, err) = run(bin()
+        .args([
+            "bench",
+            "load",
+            "--concurrency",
+            "3",
+            "--turns",
+            "6",
+            "--url",
+            &url,
+        ])
+        .arg("--questions")
+        .arg(&questions)
+        .arg("--db")
+        .arg(&db)
+        .arg("--pid")
+        .arg(child.id().to_string()));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(ok, "{err}");
+    assert!(out.contains("6 done, 0 failed"), "{out}");
+    for row in ["first byte", "first token", "done", "server RSS"] {
+        assert!(out.contains(row), "no {row} row: {out}");
+    }
+    assert!(out.contains("saved: 6 of 6 completed turns"), "{out}");
+}

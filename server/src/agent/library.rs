@@ -3,7 +3,6 @@
 //! that use it, rather than the single nearest keyword.
 
 use crate::search::Snapshot;
-use regex::Regex;
 use rusqlite::Connection;
 use serde::Serialize;
 
@@ -33,6 +32,7 @@ pub fn named(question: &str, snap: &Snapshot) -> Option<String> {
     let mut libs: Vec<&str> = snap.keywords.values().map(|k| k.library.as_str()).collect();
     libs.sort();
     libs.dedup();
+    let lower = question.to_lowercase();
     let mut found: Option<&str> = None;
     for lib in libs {
         // A library is also named by any of its parents (RW.KubeTriage for
@@ -40,8 +40,7 @@ pub fn named(question: &str, snap: &Snapshot) -> Option<String> {
         let mut parts: Vec<&str> = lib.split('.').collect();
         while parts.len() >= 2 {
             let name = parts.join(".");
-            let pattern = format!(r"(?i)(^|[^\w.]){}($|[^\w.]|\.($|\W))", regex::escape(&name));
-            if Regex::new(&pattern).is_ok_and(|re| re.is_match(question)) {
+            if names(&lower, &name.to_lowercase()) {
                 let full = &lib[..name.len()];
                 if found.is_none_or(|f| full.len() < f.len()) {
                     found = Some(full);
@@ -51,6 +50,24 @@ pub fn named(question: &str, snap: &Snapshot) -> Option<String> {
         }
     }
     found.map(str::to_string)
+}
+
+/// Whether `text` names `name` as a whole dotted name: not inside a longer word
+/// or dotted name, though a sentence's full stop may follow. Both lowercase.
+/// (Was a regex compiled per library per question: most of a turn's CPU.)
+fn names(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let mut after = text[at + name.len()..].chars();
+        let free_before = before.is_none_or(|c| !word(c) && c != '.');
+        let free_after = match after.next() {
+            None => true,
+            Some('.') => after.next().is_none_or(|c| !word(c)),
+            Some(c) => !word(c),
+        };
+        free_before && free_after
+    })
 }
 
 pub fn listing(c: &Connection, snap: &Snapshot, name: &str) -> rusqlite::Result<LibraryListing> {
@@ -150,3 +167,20 @@ pub async fn rank_users(
 
 /// Users shown (and ranked) per keyword.
 pub const SHOWN_USERS: usize = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::names;
+
+    #[test]
+    fn a_library_is_named_only_as_a_whole_dotted_name() {
+        assert!(names("what does rw.cli do?", "rw.cli"));
+        assert!(names("keywords of rw.cli.", "rw.cli"));
+        assert!(names("rw.cli", "rw.cli"));
+        assert!(!names("what does rw.clix do", "rw.cli"));
+        assert!(!names("see rw.cli.run_cli", "rw.cli"));
+        assert!(!names("xrw.cli", "rw.cli"));
+        assert!(!names("a.rw.cli", "rw.cli"));
+        assert!(names("(rw.k8shelper)", "rw.k8shelper"));
+    }
+}

@@ -6,12 +6,15 @@ use crate::eval;
 use crate::index::embed::{Embedder, HashEmbedder, Purpose};
 use crate::index::vectors::VectorIndex;
 use crate::search::{SearchOptions, Searcher};
-use clap::Args;
+use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct BenchArgs {
+    #[command(subcommand)]
+    pub mode: Option<BenchMode>,
     /// Questions to time (a golden-set file); default: the bundled sample golden set.
     #[arg(long)]
     pub golden: Option<PathBuf>,
@@ -25,6 +28,13 @@ pub struct BenchArgs {
     /// this many synthetic turns in a temporary database.
     #[arg(long, value_name = "TURNS")]
     pub admin: Option<usize>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchMode {
+    /// Drive real SSE streams at a running server: first byte, first content and
+    /// done percentiles, errors, turns per second, server memory, turns saved
+    Load(super::bench_load::LoadArgs),
 }
 
 fn rss() -> String {
@@ -44,6 +54,9 @@ fn p(sorted: &[f64], q: f64) -> f64 {
 }
 
 pub fn run(config: &Config, args: &BenchArgs) -> anyhow::Result<()> {
+    if let Some(BenchMode::Load(load)) = &args.mode {
+        return super::bench_load::run(config, load);
+    }
     if let Some(n) = args.admin {
         return super::bench_admin::run(n);
     }

@@ -4,6 +4,7 @@
 mod ask;
 mod bench;
 mod bench_admin;
+mod bench_load;
 mod bundles;
 mod config_cmd;
 mod eval;

@@ -3,6 +3,7 @@
 //! over the attention mask, L2-normalised, up to 256 word pieces. The shipped
 //! tokenizer.json pads and truncates everything to 128; both are overridden.
 
+use super::batcher::Batcher;
 use super::{EmbedError, Embedder, Purpose};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -19,6 +20,8 @@ const BATCH: usize = 16;
 
 pub struct MiniLm {
     inner: Arc<Inner>,
+    /// Queries from concurrent turns share passes on one thread (see `batcher`).
+    queries: Batcher,
     id: String,
 }
 
@@ -71,12 +74,15 @@ impl MiniLm {
             .map_err(|e| fail("model.safetensors", &e))?;
         let model = BertModel::load(vb, &config).map_err(|e| fail("model weights", &e))?;
         let size = std::fs::metadata(&weights).map(|m| m.len()).unwrap_or(0);
+        let inner = Arc::new(Inner {
+            model,
+            tokenizer,
+            device,
+        });
+        let shared = inner.clone();
         Ok(MiniLm {
-            inner: Arc::new(Inner {
-                model,
-                tokenizer,
-                device,
-            }),
+            inner,
+            queries: Batcher::start(move |texts| shared.embed_all(texts)),
             id: format!("minilm-l6-v2-{size}"),
         })
     }
@@ -150,8 +156,11 @@ impl Embedder for MiniLm {
     fn embed<'a>(
         &'a self,
         texts: &'a [String],
-        _purpose: Purpose,
+        purpose: Purpose,
     ) -> BoxFuture<'a, Result<Vec<Vec<f32>>, EmbedError>> {
+        if purpose == Purpose::Query {
+            return Box::pin(self.queries.embed(texts.to_vec()));
+        }
         let inner = self.inner.clone();
         let texts = texts.to_vec();
         // CPU-bound: off the async workers.

@@ -1,6 +1,7 @@
 //! Embedders behind one trait. Every stored vector carries its embedder's id, so
 //! vectors of two embedders are never mixed; switching embedders embeds again.
 
+mod batcher;
 mod cached;
 mod hash;
 mod minilm;

@@ -1,0 +1,129 @@
+//! Query embeddings from many turns at once share forward passes.
+//!
+//! Measured with `bench load` (200 streams on 2 cores): each turn ran its own
+//! forward pass on the blocking pool, so up to 200 passes ran at once. candle
+//! splits every op across all cores and waits on a spinning barrier, so
+//! concurrent passes spent a fifth of the CPU spinning, and each held its own
+//! activations (the server grew past 2 GB). Here one thread runs the passes one
+//! after another, and a pass takes every query waiting when it starts (up to
+//! `MAX_TEXTS`): under load a pass embeds many short queries for little more
+//! than the cost of one, and memory holds one batch whatever the number of
+//! streams. Alone, a query waits for nothing.
+//!
+//! Only queries come here: a reindex embeds thousands of chunks in long passes
+//! and keeps its own thread, so questions are not queued behind it.
+
+use super::EmbedError;
+use std::sync::mpsc;
+use tokio::sync::oneshot;
+
+/// Most texts one pass takes from the queue (a batch of short queries).
+const MAX_TEXTS: usize = 64;
+
+type Reply = oneshot::Sender<Result<Vec<Vec<f32>>, EmbedError>>;
+
+struct Job {
+    texts: Vec<String>,
+    reply: Reply,
+}
+
+#[derive(Clone)]
+pub struct Batcher {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl Batcher {
+    /// Starts the embedding thread; `embed` runs one pass over the texts given.
+    pub fn start<F>(embed: F) -> Batcher
+    where
+        F: Fn(&[String]) -> Result<Vec<Vec<f32>>, EmbedError> + Send + 'static,
+    {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("query-embed".into())
+            .spawn(move || {
+                while let Ok(first) = queue.recv() {
+                    let mut batch = vec![first];
+                    let mut texts = batch[0].texts.len();
+                    while texts < MAX_TEXTS {
+                        let Ok(job) = queue.try_recv() else { break };
+                        texts += job.texts.len();
+                        batch.push(job);
+                    }
+                    run(&embed, batch);
+                }
+            })
+            .expect("spawn the query embedding thread");
+        Batcher { jobs }
+    }
+
+    pub async fn embed(&self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let (reply, answer) = oneshot::channel();
+        self.jobs
+            .send(Job { texts, reply })
+            .map_err(|_| EmbedError::Model("the query embedding thread has stopped".into()))?;
+        answer
+            .await
+            .map_err(|_| EmbedError::Model("the query embedding thread has stopped".into()))?
+    }
+}
+
+/// One pass for the whole batch; each job gets its own slice of the vectors.
+fn run<F>(embed: &F, batch: Vec<Job>)
+where
+    F: Fn(&[String]) -> Result<Vec<Vec<f32>>, EmbedError>,
+{
+    let all: Vec<String> = batch.iter().flat_map(|j| j.texts.iter().cloned()).collect();
+    match embed(&all) {
+        Ok(vectors) => {
+            let mut vectors = vectors.into_iter();
+            for job in batch {
+                let mine: Vec<Vec<f32>> = vectors.by_ref().take(job.texts.len()).collect();
+                let _ = job.reply.send(Ok(mine));
+            }
+        }
+        Err(e) => {
+            for job in batch {
+                let _ = job.reply.send(Err(EmbedError::Model(e.to_string())));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn waiting_queries_share_passes_and_each_gets_its_own_vectors() {
+        let passes = Arc::new(AtomicUsize::new(0));
+        let counted = passes.clone();
+        let batcher = Batcher::start(move |texts| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            // Slow enough that the other callers queue up behind the first pass.
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            Ok(texts.iter().map(|t| vec![t.len() as f32]).collect())
+        });
+        let calls: Vec<_> = (0..20)
+            .map(|i| {
+                let b = batcher.clone();
+                tokio::spawn(async move { b.embed(vec!["x".repeat(i), "y".repeat(i + 1)]).await })
+            })
+            .collect();
+        for (i, call) in calls.into_iter().enumerate() {
+            let v = call.await.unwrap().unwrap();
+            assert_eq!(v, vec![vec![i as f32], vec![(i + 1) as f32]]);
+        }
+        let n = passes.load(Ordering::SeqCst);
+        assert!(n < 20, "20 callers took {n} passes");
+    }
+
+    #[tokio::test]
+    async fn a_failed_pass_fails_each_waiting_query() {
+        let batcher = Batcher::start(|_| Err(EmbedError::Model("boom".into())));
+        let err = batcher.embed(vec!["q".into()]).await.unwrap_err();
+        assert!(err.to_string().contains("boom"));
+    }
+}
