@@ -123,6 +123,27 @@ test('a follow-up uses the conversation memory, and a reload keeps the conversat
   await expect(active).toContainText('pods in payments keep restarting');
 });
 
+test('suggested next questions are offered under an answer and asked when clicked', async ({ page }) => {
+  await page.goto('/');
+  const ex = await ask(page, CRASH);
+  const suggestions = ex.getByTestId('suggestion');
+  await expect(suggestions.first()).toBeVisible();
+  const count = await suggestions.count();
+  expect(count).toBeGreaterThanOrEqual(2);
+  expect(count).toBeLessThanOrEqual(3);
+  const first = (await suggestions.first().textContent())!.trim();
+  expect(first).toContain('Kubernetes Pod Crashloop Triage');
+  await suggestions.first().click();
+  const next = page.getByTestId('exchange').nth(1);
+  await expect(next.getByTestId('question')).toHaveText(first);
+  await expect(next).toHaveAttribute('data-done', 'true', { timeout: 30_000 });
+  await expect(next.getByTestId('answer-text')).toContainText('Kubernetes Pod Crashloop Triage');
+  await shot(page, '09-suggestions');
+  // They come back with the conversation.
+  await page.reload();
+  await expect(page.getByTestId('exchange').first().getByTestId('suggestion')).toHaveCount(count);
+});
+
 test('no match shows the request call to action, and a request is stored', async ({ page, request, baseURL }) => {
   await page.goto('/');
   const ex = await ask(page, 'how do I check consumer group lag on our kafka brokers?');

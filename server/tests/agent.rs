@@ -130,6 +130,59 @@ async fn a_focused_answer_is_grounded_in_cited_bundles() {
     let (source, confidence, no_match) = done(&ev);
     assert!(source == "codebundles" || source == "mixed", "{source}");
     assert!(confidence > 0.7 && !no_match);
+    // Next questions: two or three, each naming a real bundle, none of them a
+    // bundle the answer already shows except the top one's SLI; sent before done.
+    let (at, suggestions) = ev
+        .iter()
+        .enumerate()
+        .find_map(|(i, (_, e))| match e {
+            ChatEvent::Suggestions { questions } => Some((i, questions.clone())),
+            _ => None,
+        })
+        .expect("suggestions");
+    assert!(at < ev.len() - 1, "before done");
+    assert!((2..=3).contains(&suggestions.len()), "{suggestions:?}");
+    assert!(
+        suggestions[0].contains("SLIs of Kubernetes Pod Crashloop Triage"),
+        "the top bundle's SLI to watch: {suggestions:?}"
+    );
+    let shown: Vec<String> = ev
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ChatEvent::Cards { cards } => Some(cards.clone()),
+            _ => None,
+        })
+        .flatten()
+        .map(|c| c.display_name)
+        .collect();
+    for q in &suggestions[1..] {
+        assert!(
+            !shown.iter().any(|n| q.contains(n.as_str())),
+            "{q} repeats a card"
+        );
+    }
+    let catalog: serde_json::Value = common::client()
+        .post(server.at("/api/bundles"))
+        .json(&json!({"filter": {}}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let names: Vec<String> = catalog
+        .as_array()
+        .map(|a| a.to_vec())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|b| b["display_name"].as_str().map(String::from))
+        .collect();
+    for q in &suggestions {
+        assert!(
+            names.iter().any(|n| q.contains(n.as_str())),
+            "{q} names no bundle of {names:?}"
+        );
+    }
     // Stages arrive before any text, so the UI can show progress.
     let first_token = ev
         .iter()

@@ -72,6 +72,48 @@ async fn saved_turn(server: &TestServer) -> (String, String, i64, i64, Value) {
 
 const QUESTION: &str = "pods in payments keep restarting, where do I start?";
 
+/// A model server behind a private CA (HTTPS with a certificate no bundled or
+/// system root knows) is refused until `llm.ca_file` names its CA; then it answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_server_behind_a_private_ca_is_trusted_with_its_ca_file() {
+    let cert = rcgen::generate_simple_self_signed(vec!["127.0.0.1".into()]).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let ca = dir.path().join("company-ca.pem");
+    std::fs::write(&ca, cert.cert.pem()).unwrap();
+    let script = || {
+        vec![
+            sse::classify("general"),
+            sse::reply(&[
+                "Through TLS: **Kubernetes Pod Crashloop Triage** [bundle:kube-ops/k8s-pod-crashloop-triage].",
+            ]),
+        ]
+    };
+
+    let llm = Scripted::start_tls(script(), &cert).await;
+    let server = server_with(&llm, |_| {}).await;
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    assert!(
+        llm.requests().is_empty(),
+        "no request gets through an untrusted TLS handshake"
+    );
+    assert!(!answer_text(&ev).contains("Through TLS"));
+    assert!(
+        answer_text(&ev).contains("Kubernetes Pod Crashloop Triage"),
+        "the offline answer"
+    );
+
+    let llm = Scripted::start_tls(script(), &cert).await;
+    let trusted = ca.clone();
+    let server = server_with(&llm, move |c| c.ca_file = Some(trusted)).await;
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    assert!(
+        answer_text(&ev).contains("Through TLS"),
+        "{}",
+        answer_text(&ev)
+    );
+    assert_eq!(llm.requests().len(), 2);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streamed_deltas_become_tokens_with_validated_citations() {
     let llm = Scripted::start(vec![

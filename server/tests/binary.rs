@@ -79,8 +79,16 @@ fn wrong_settings_fail_with_the_setting_its_source_and_the_reason() {
         .env("REGISTRY_CHAT_LLM_BASE_URL", "htp:/nowhere")
         .env("REGISTRY_CHAT_LLM_MODEL", "m")
         .env("REGISTRY_CHAT_LLM_TEMPERATURE", "7")
-        .env("REGISTRY_CHAT_ADMIN_TOKEN", "short"));
+        .env("REGISTRY_CHAT_ADMIN_TOKEN", "short")
+        .env(
+            "REGISTRY_CHAT_LLM_CA_FILE",
+            dir.path().join("missing-ca.pem"),
+        ));
     assert!(!ok);
+    assert!(
+        err.contains("llm.ca_file") && err.contains("cannot read the file"),
+        "{err}"
+    );
     assert!(err.contains("llm.base_url"), "{err}");
     assert!(err.contains("REGISTRY_CHAT_"), "names the source: {err}");
     assert!(err.contains("scheme must be http or https"), "{err}");

@@ -62,7 +62,8 @@ async fn a_conversation_is_listed_reloaded_renamed_rated_exported_and_deleted() 
     );
     assert_eq!(list[0]["turns"], 2);
 
-    // Reload: cards, citations, source tags and the no-match request draft return.
+    // Reload: cards, citations, source tags, next questions and the no-match request
+    // draft return.
     let (status, conv) = call(&server, "conversation", json!({"id": session})).await;
     assert_eq!(status, 200);
     let turns = conv["turns"].as_array().unwrap();
@@ -70,6 +71,13 @@ async fn a_conversation_is_listed_reloaded_renamed_rated_exported_and_deleted() 
     assert_eq!(
         turns[0]["cards"][0]["key"],
         "kube-ops/k8s-pod-crashloop-triage"
+    );
+    assert!(
+        turns[0]["suggestions"]
+            .as_array()
+            .is_some_and(|s| s.len() >= 2),
+        "the next questions come back: {}",
+        turns[0]
     );
     assert!(
         turns[0]["citations"]
@@ -162,6 +170,7 @@ async fn a_conversation_is_listed_reloaded_renamed_rated_exported_and_deleted() 
     assert!(md.contains("# Crashloops in payments"));
     assert!(md.contains("kube-ops/k8s-pod-crashloop-triage"));
     assert!(md.contains("Feedback: 👎 — wanted OOM details"));
+    assert!(md.contains("**Suggested next questions**\n\n- "), "{md}");
     let res = client()
         .get(server.at(&format!("/api/sessions/{session}/export?format=json")))
         .send()

@@ -41,6 +41,9 @@ pub struct SavedTurn {
     pub no_match: bool,
     #[serde(default)]
     pub request: Option<RequestDraft>,
+    /// The next questions offered under the answer.
+    #[serde(default)]
+    pub suggestions: Vec<String>,
     pub created_at: String,
     #[serde(default)]
     pub feedback: Option<i8>,

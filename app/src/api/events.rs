@@ -83,6 +83,9 @@ pub enum ChatEvent {
     Citations { citations: Vec<Citation> },
     /// Nothing fits: an offer to request a new codebundle.
     RequestCodebundle { draft: RequestDraft },
+    /// Two or three next questions grounded in the recommended bundles (an SLI
+    /// to watch, the read-write counterpart of a check, a related bundle); asked when clicked.
+    Suggestions { questions: Vec<String> },
     /// The turn finished and was saved.
     Done {
         #[serde(default)]
@@ -115,6 +118,7 @@ impl ChatEvent {
             ChatEvent::Cards { .. } => "cards",
             ChatEvent::Citations { .. } => "citations",
             ChatEvent::RequestCodebundle { .. } => "request_codebundle",
+            ChatEvent::Suggestions { .. } => "suggestions",
             ChatEvent::Done { .. } => "done",
             ChatEvent::Error { .. } => "error",
         }

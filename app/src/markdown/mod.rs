@@ -6,7 +6,9 @@
 
 mod highlight;
 
-use pulldown_cmark::{BrokenLink, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    BrokenLink, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
+};
 
 /// What the renderer knows about a citation id (`bundle:kube-ops/x`).
 #[derive(Clone, Debug, PartialEq)]
@@ -99,6 +101,13 @@ enum Open {
 
 /// Renders markdown to HTML that is safe to assign to `innerHTML`.
 pub fn render(markdown: &str, citations: Citations<'_>) -> String {
+    render_at(markdown, citations, 2)
+}
+
+/// As `render`, with the text's headings renumbered to start at `<h{base}>` and
+/// go down one level at a time: an answer's `###` under the page's `<h1>` would
+/// skip a level, which screen-reader users navigate by (axe `heading-order`).
+pub fn render_at(markdown: &str, citations: Citations<'_>, base: u8) -> String {
     let order: Vec<String> = citation_order(markdown)
         .into_iter()
         .filter(|id| match &citations {
@@ -207,15 +216,39 @@ pub fn render(markdown: &str, citations: Citations<'_>) -> String {
             other => events.push(other),
         }
     }
+    renumber_headings(&mut events, base);
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, events.into_iter());
     html
 }
 
+fn renumber_headings(events: &mut [Event], base: u8) {
+    let mut used: Vec<HeadingLevel> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Start(Tag::Heading { level, .. }) => Some(*level),
+            _ => None,
+        })
+        .collect();
+    used.sort();
+    used.dedup();
+    let to = |level: &HeadingLevel| {
+        let rank = used.iter().position(|l| l == level).unwrap_or(0);
+        HeadingLevel::try_from((base as usize + rank).min(6)).unwrap_or(HeadingLevel::H6)
+    };
+    for e in events.iter_mut() {
+        match e {
+            Event::Start(Tag::Heading { level, .. }) => *level = to(level),
+            Event::End(TagEnd::Heading(level)) => *level = to(level),
+            _ => {}
+        }
+    }
+}
+
 fn code_block(lang: &str, body: &str) -> String {
     let label = if lang.is_empty() { "text" } else { lang };
     format!(
-        "<div class=\"code\"><div class=\"code-head\"><span>{}</span><button type=\"button\" class=\"copy-code\" data-copy-code>Copy</button></div><pre><code class=\"lang-{}\">{}</code></pre></div>",
+        "<div class=\"code\"><div class=\"code-head\"><span>{}</span><button type=\"button\" class=\"copy-code\" data-copy-code>Copy</button></div><pre tabindex=\"0\"><code class=\"lang-{}\">{}</code></pre></div>",
         escape(label),
         escape(&label.to_ascii_lowercase()),
         highlight::highlight(lang, body)
@@ -231,6 +264,20 @@ mod tests {
             label: "Pod <Triage>".into(),
             url: Some("javascript:alert(1)".into()),
         })
+    }
+
+    #[test]
+    fn headings_start_at_the_base_and_never_skip_a_level() {
+        let html = render_at(
+            "# Title\n\n### Deep\n\ntext\n\n#### Deeper",
+            Citations::Pending,
+            4,
+        );
+        assert!(html.contains("<h4>Title</h4>"), "{html}");
+        assert!(html.contains("<h5>Deep</h5>"), "{html}");
+        assert!(html.contains("<h6>Deeper</h6>"), "{html}");
+        let answer = render("### Run first\n\nx", Citations::Pending);
+        assert!(answer.contains("<h2>Run first</h2>"), "{answer}");
     }
 
     #[test]

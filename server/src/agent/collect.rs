@@ -11,6 +11,7 @@ pub struct Collected {
     pub cards: Vec<Card>,
     pub citations: Vec<Citation>,
     pub request: Option<RequestDraft>,
+    pub suggestions: Vec<String>,
     pub turn_id: Option<String>,
     pub session_id: Option<String>,
     pub source: String,
@@ -29,6 +30,7 @@ pub async fn collect(mut turn: Turn) -> Collected {
             ChatEvent::Cards { cards } => out.cards = cards,
             ChatEvent::Citations { citations } => out.citations = citations,
             ChatEvent::RequestCodebundle { draft } => out.request = Some(draft),
+            ChatEvent::Suggestions { questions } => out.suggestions = questions,
             ChatEvent::Done {
                 turn_id,
                 session_id,

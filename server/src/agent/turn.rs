@@ -223,6 +223,7 @@ impl State {
                 "citations": self.outcome.citations,
                 "citations_dropped": self.outcome.dropped,
                 "request": self.outcome.request,
+                "suggestions": self.outcome.suggestions,
                 "reports": self.reports.iter().map(|(t, m)| json!({"title": t, "markdown": m})).collect::<Vec<_>>(),
                 "timings_ms": timings,
                 "errors": self.errors,
@@ -519,6 +520,12 @@ impl Agent {
         }
         if let Some(draft) = st.outcome.request.clone() {
             sink.send(ChatEvent::RequestCodebundle { draft }).await?;
+        }
+        if !st.outcome.suggestions.is_empty() {
+            sink.send(ChatEvent::Suggestions {
+                questions: st.outcome.suggestions.clone(),
+            })
+            .await?;
         }
         st.timings
             .push(("total", t_all.elapsed().as_secs_f64() * 1000.0));

@@ -227,6 +227,8 @@ pub struct LlmConfig {
     pub max_retries: u32,
     /// Rounds of tool calls the model may make before it must answer.
     pub max_tool_iterations: u32,
+    /// Extra CA certificates (PEM) to trust, beside the bundled and system roots.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for LlmConfig {
@@ -245,6 +247,7 @@ impl Default for LlmConfig {
             total_timeout_secs: 120,
             max_retries: 3,
             max_tool_iterations: 4,
+            ca_file: None,
         }
     }
 }
@@ -288,6 +291,8 @@ pub struct EmbedderConfig {
     pub batch_size: usize,
     pub max_retries: u32,
     pub timeout_secs: u64,
+    /// Extra CA certificates (PEM) to trust, beside the bundled and system roots.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for EmbedderConfig {
@@ -304,6 +309,7 @@ impl Default for EmbedderConfig {
             batch_size: 64,
             max_retries: 3,
             timeout_secs: 60,
+            ca_file: None,
         }
     }
 }

@@ -57,6 +57,7 @@ docs! {
     ("llm.first_token_timeout_secs", "30", "Timeout until the first streamed token."),
     ("llm.total_timeout_secs", "120", "Timeout for a whole LLM call."),
     ("llm.max_retries", "3", "Retries on 429, 5xx and connection errors (exponential backoff with jitter)."),
+    ("llm.ca_file", "(none)", "Extra CA certificates (PEM file) to trust for the LLM server, beside the bundled roots and the system's store."),
     ("llm.max_tool_iterations", "4", "Rounds of tool calls the model may make in one turn before it must answer."),
     ("embedder.kind", "auto", "`auto` (MiniLM if its files are present, else hash), `minilm`, `hash` or `openai`."),
     ("embedder.model_dir", "<data_dir>/models/all-MiniLM-L6-v2", "Folder with model.safetensors, tokenizer.json and config.json."),
@@ -69,6 +70,7 @@ docs! {
     ("embedder.batch_size", "64", "Texts per embeddings request."),
     ("embedder.max_retries", "3", "Retries on 429, 5xx and connection errors."),
     ("embedder.timeout_secs", "60", "Timeout per embeddings request."),
+    ("embedder.ca_file", "(none)", "For `openai`: extra CA certificates (PEM file) to trust, beside the bundled roots and the system's store."),
     ("admin.token", "(none: admin disabled)", "Token for the admin area and admin APIs (at least 16 characters). Never printed."),
 }
 

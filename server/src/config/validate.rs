@@ -127,6 +127,16 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
             _ => {}
         }
     }
+    for (key, file) in [
+        ("llm.ca_file", &llm.ca_file),
+        ("embedder.ca_file", &config.embedder.ca_file),
+    ] {
+        if let Some(path) = file
+            && let Err(why) = crate::llm::tls::extra_roots(path)
+        {
+            bad(key, &path.display(), why);
+        }
+    }
     if !(0.0..=2.0).contains(&llm.temperature) {
         bad(
             "llm.temperature",

@@ -66,7 +66,8 @@ impl LlmClient {
                 c.model.clone().unwrap_or_default(),
             ),
         };
-        let http = reqwest::Client::builder()
+        let http = super::tls::builder(c.ca_file.as_deref())
+            .map_err(|e| LlmError::Connect(format!("llm.ca_file: {e}")))?
             .connect_timeout(Duration::from_secs(c.connect_timeout_secs))
             // A redirect would carry the API key to wherever the server points.
             .redirect(reqwest::redirect::Policy::none())

@@ -4,6 +4,7 @@
 mod client;
 mod error;
 pub mod retry;
+pub mod tls;
 mod types;
 
 pub use client::{DeltaStream, LlmClient};

@@ -382,6 +382,8 @@ pub struct TurnView {
     pub citations: Vec<app::api::Citation>,
     #[serde(default)]
     pub request: Option<app::api::RequestDraft>,
+    #[serde(default)]
+    pub suggestions: Vec<String>,
 }
 
 pub fn session(c: &Connection, id: &str) -> Result<Option<SessionView>, StoreError> {
@@ -397,7 +399,8 @@ pub fn session(c: &Connection, id: &str) -> Result<Option<SessionView>, StoreErr
     };
     let mut st = c.prepare(
         "SELECT id, status, question, answer, cards, cited, source, confidence, no_match, model, created_at, feedback, feedback_note,
-                json_extract(trace, '$.citations'), json_extract(trace, '$.request')
+                json_extract(trace, '$.citations'), json_extract(trace, '$.request'),
+                json_extract(trace, '$.suggestions')
          FROM turns WHERE session_id = ?1 ORDER BY seq",
     )?;
     let turns = st
@@ -423,6 +426,10 @@ pub fn session(c: &Connection, id: &str) -> Result<Option<SessionView>, StoreErr
                 request: r
                     .get::<_, Option<String>>(14)?
                     .and_then(|j| serde_json::from_str(&j).ok()),
+                suggestions: r
+                    .get::<_, Option<String>>(15)?
+                    .and_then(|j| serde_json::from_str(&j).ok())
+                    .unwrap_or_default(),
             })
         })?
         .collect::<Result<_, _>>()?;
@@ -460,6 +467,7 @@ pub fn conversation(
                 confidence: t.confidence,
                 no_match: t.no_match,
                 request: t.request,
+                suggestions: t.suggestions,
                 created_at: t.created_at,
                 feedback: t.feedback.map(|f| f.signum() as i8),
                 feedback_note: t.feedback_note,

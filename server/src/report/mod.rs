@@ -52,6 +52,12 @@ pub fn render(
 }
 
 /// `[bundle:a/b]` → `**a/b**`, so the report reads well outside the app.
+/// One list item's text: a display name from a repository must not start new
+/// markdown blocks.
+fn md_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn plain_citations(text: &str) -> String {
     let re = regex::Regex::new(r"\[(bundle|doc|kw):([^\]\n]+)\]").expect("valid pattern");
     re.replace_all(text, "[$2]").into_owned()
@@ -123,6 +129,13 @@ pub fn markdown(s: &SessionView, graph: &Graph) -> String {
                 if !cited_all.iter().any(|x| x.key == c.key) {
                     cited_all.push(c.clone());
                 }
+            }
+            out.push('\n');
+        }
+        if !t.suggestions.is_empty() {
+            let _ = writeln!(out, "**Suggested next questions**\n");
+            for q in &t.suggestions {
+                let _ = writeln!(out, "- {}", md_line(q));
             }
             out.push('\n');
         }

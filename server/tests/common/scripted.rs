@@ -110,6 +110,59 @@ impl Scripted {
         }
     }
 
+    /// The same server over HTTPS with `cert` (a self-signed certificate for
+    /// 127.0.0.1): a model server behind a private CA.
+    #[allow(dead_code)]
+    pub async fn start_tls(
+        replies: Vec<Reply>,
+        cert: &rcgen::CertifiedKey<rcgen::KeyPair>,
+    ) -> Scripted {
+        let script = Script {
+            replies: Arc::new(Mutex::new(replies)),
+            seen: Arc::new(Mutex::new(Vec::new())),
+            open: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
+        };
+        let seen = script.seen.clone();
+        let open = script.open.clone();
+        let app = Router::new().fallback(handle).with_state(script);
+        let key =
+            rustls::pki_types::PrivateKeyDer::try_from(cert.signing_key.serialize_der()).unwrap();
+        let tls = rustls::ServerConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![cert.cert.der().clone()], key)
+        .unwrap();
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("https://{}", listener.local_addr().unwrap());
+        let task = tokio::spawn(async move {
+            while let Ok((tcp, _)) = listener.accept().await {
+                let (acceptor, app) = (acceptor.clone(), app.clone());
+                tokio::spawn(async move {
+                    // A client that does not trust the certificate fails here.
+                    let Ok(stream) = acceptor.accept(tcp).await else {
+                        return;
+                    };
+                    let service = hyper_util::service::TowerToHyperService::new(app);
+                    let _ = hyper_util::server::conn::auto::Builder::new(
+                        hyper_util::rt::TokioExecutor::new(),
+                    )
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                    .await;
+                });
+            }
+        });
+        Scripted {
+            url,
+            seen,
+            open,
+            task,
+        }
+    }
+
     pub fn requests(&self) -> Vec<Recorded> {
         self.seen.lock().unwrap().clone()
     }

@@ -29,7 +29,7 @@ pub fn CardList(
                 {move || if closest_only.get() {
                     view! { <p class="closest-label">"Closest existing codebundles (not a match):"</p> }.into_any()
                 } else {
-                    view! { <h3 class="visually-hidden">"Recommended codebundles"</h3> }.into_any()
+                    view! { <h2 class="visually-hidden">"Recommended codebundles"</h2> }.into_any()
                 }}
                 <For each=move || cards.get() key=|(c, n)| (c.key.clone(), *n) let:item>
                     <CardView exchange=exchange card=item.0 number=item.1 />

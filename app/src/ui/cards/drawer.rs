@@ -34,7 +34,7 @@ pub fn Drawer() -> impl IntoView {
     view! {
         <Show when=move || open().is_some()>
             <div class="scrim" on:click=move |_| shared.drawer.set(None)></div>
-            <aside class="drawer" role="dialog" aria-modal="true" aria-labelledby="drawer-title" data-testid="drawer">
+            <div class="drawer" role="dialog" aria-modal="true" aria-labelledby="drawer-title" data-testid="drawer">
                 <div class="drawer-head">
                     <h2 id="drawer-title">{move || {
                         match detail.get().flatten() {
@@ -45,14 +45,14 @@ pub fn Drawer() -> impl IntoView {
                     <button type="button" class="icon-button" node_ref=close_button data-testid="drawer-close"
                         aria-label="Close details" on:click=move |_| shared.drawer.set(None)>{crate::ui::icons::close()}</button>
                 </div>
-                <div class="drawer-body">
+                <div class="drawer-body" tabindex="0" role="region" aria-label="Bundle details">
                     {move || match detail.get() {
                         None | Some(None) => view! { <p class="loading">"Loading…"</p> }.into_any(),
                         Some(Some(Err(e))) => view! { <p class="error" role="alert">{e.message}</p> }.into_any(),
                         Some(Some(Ok(d))) => view! { <Detail d=d /> }.into_any(),
                     }}
                 </div>
-            </aside>
+            </div>
         </Show>
     }
 }
@@ -122,7 +122,7 @@ fn Detail(d: BundleDetail) -> impl IntoView {
         {has_readme.then(|| view! {
             <section class="readme" data-testid="drawer-readme">
                 <h3>"README"</h3>
-                <Markdown source=readme.clone() />
+                <Markdown source=readme.clone() base=4 />
             </section>
         })}
         {(!d.files.is_empty()).then(|| view! {

@@ -207,6 +207,7 @@ pub fn AnswerView(ex: Exchange) -> impl IntoView {
     let ex_error = ex.error;
     let ex_stopped = ex.stopped;
     let ttft = ex.first_token_ms;
+    let suggestions = ex.suggestions;
     let ex_feedback = ex.clone();
 
     view! {
@@ -289,6 +290,23 @@ pub fn AnswerView(ex: Exchange) -> impl IntoView {
                         </div>
                     }
                 })}
+                {move || {
+                    let list = suggestions.get();
+                    (!list.is_empty() && !streaming.get()).then(|| view! {
+                        <nav class="suggestions" aria-label="Suggested next questions" data-testid="suggestions">
+                            <ul>
+                                {list.into_iter().map(|q| {
+                                    let ask = q.clone();
+                                    view! {
+                                        <li><button type="button" class="suggestion" data-testid="suggestion"
+                                            disabled=move || shared.busy.get()
+                                            on:click=move |_| chat.ask.run(ask.clone())>{q}</button></li>
+                                    }
+                                }).collect_view()}
+                            </ul>
+                        </nav>
+                    })
+                }}
             </div>
         </article>
     }

@@ -31,6 +31,8 @@ pub struct Exchange {
     pub citations: RwSignal<Vec<Citation>>,
     pub outcome: RwSignal<Option<Outcome>>,
     pub request: RwSignal<Option<RequestDraft>>,
+    /// Next questions offered under the answer.
+    pub suggestions: RwSignal<Vec<String>>,
     pub feedback: RwSignal<Option<i8>>,
     /// Milliseconds from sending to the first token, as the browser saw it.
     pub first_token_ms: RwSignal<Option<f64>>,
@@ -54,6 +56,7 @@ impl Exchange {
             citations: RwSignal::new(Vec::new()),
             outcome: RwSignal::new(None),
             request: RwSignal::new(None),
+            suggestions: RwSignal::new(Vec::new()),
             feedback: RwSignal::new(None),
             first_token_ms: RwSignal::new(None),
             sent_at: crate::ui::time::ms(),
@@ -74,6 +77,7 @@ impl Exchange {
         ex.cards.set(t.cards);
         ex.citations.set(t.citations);
         ex.request.set(t.request);
+        ex.suggestions.set(t.suggestions);
         ex.feedback.set(t.feedback);
         match t.status.as_str() {
             "complete" => ex.outcome.set(Some(Outcome {

@@ -245,6 +245,7 @@ fn apply(ex: &Exchange, ev: ChatEvent) {
         ChatEvent::Cards { cards } => ex.cards.set(cards),
         ChatEvent::Citations { citations } => ex.citations.set(citations),
         ChatEvent::RequestCodebundle { draft } => ex.request.set(Some(draft)),
+        ChatEvent::Suggestions { questions } => ex.suggestions.set(questions),
         ChatEvent::Done {
             turn_id,
             elapsed_ms,

@@ -4,6 +4,7 @@
 pub mod cite;
 pub mod llm;
 pub mod offline;
+pub mod suggest;
 
 use super::classify::Category;
 use super::plan::Route;
@@ -136,6 +137,8 @@ pub struct Outcome {
     pub confidence: f32,
     pub no_match: bool,
     pub request: Option<RequestDraft>,
+    /// Next questions offered under the answer (see `suggest`).
+    pub suggestions: Vec<String>,
 }
 
 /// Validates citations, picks cards (only cited bundles), the source tag and the
@@ -157,8 +160,14 @@ pub fn finish(g: &Grounding, written: Written, read: &[String]) -> Outcome {
         && g.category != Category::Meta
         && g.rewrite.attribute.is_none()
         && !answered_otherwise;
+    let suggestions = if no_match {
+        Vec::new()
+    } else {
+        suggest::next_questions(&g.snapshot, &cards, g.words)
+    };
     Outcome {
         confidence: confidence(g, &citations, &cards, no_match),
+        suggestions,
         text,
         cards,
         citations,

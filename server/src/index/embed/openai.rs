@@ -53,7 +53,8 @@ impl OpenAiEmbedder {
                 c.model.clone().unwrap_or_default(),
             ),
         };
-        let client = reqwest::Client::builder()
+        let client = crate::llm::tls::builder(c.ca_file.as_deref())
+            .map_err(|e| EmbedError::Config(format!("embedder.ca_file: {e}")))?
             .connect_timeout(Duration::from_secs(5))
             .timeout(Duration::from_secs(c.timeout_secs))
             .build()
