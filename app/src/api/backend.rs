@@ -5,7 +5,7 @@
 use super::catalog::{BundleDetail, BundleFilter, BundleSummary, CollectionStatus};
 use super::conversation::{Conversation, Feedback, SessionItem};
 use super::error::{ApiError, ErrorCode};
-use super::requests::{RequestInput, RequestSaved, RequestSummary};
+use super::requests::{FileAction, RequestInput, RequestSaved, RequestSummary};
 use super::status::Health;
 use futures::future::BoxFuture;
 use std::sync::Arc;
@@ -31,6 +31,11 @@ pub trait Backend: Send + Sync + 'static {
         problem: String,
     ) -> BoxFuture<'_, Result<Vec<RequestSummary>, ApiError>>;
     fn create_request(&self, input: RequestInput) -> BoxFuture<'_, Result<RequestSaved, ApiError>>;
+    fn file_request(
+        &self,
+        id: i64,
+        action: FileAction,
+    ) -> BoxFuture<'_, Result<RequestSaved, ApiError>>;
 }
 
 pub type SharedBackend = Arc<dyn Backend>;

@@ -4,7 +4,7 @@
 use super::catalog::{BundleDetail, BundleFilter, BundleSummary, CollectionStatus};
 use super::conversation::{Conversation, Feedback, SessionItem};
 use super::error::ApiError;
-use super::requests::{RequestInput, RequestSaved, RequestSummary};
+use super::requests::{FileAction, RequestInput, RequestSaved, RequestSummary};
 use super::status::Health;
 use leptos::prelude::*;
 use leptos::server_fn::codec::Json;
@@ -82,6 +82,13 @@ pub async fn send_feedback(feedback: Feedback) -> Result<(), ApiError> {
 pub async fn similar_requests(problem: String) -> Result<Vec<RequestSummary>, ApiError> {
     use super::backend::{backend, with_status};
     with_status(async { backend()?.similar_requests(problem).await }.await)
+}
+
+/// After a `Duplicate`: add the saved request to that issue or open a new one.
+#[server(endpoint = "file_request", input = Json)]
+pub async fn file_request(id: i64, action: FileAction) -> Result<RequestSaved, ApiError> {
+    use super::backend::{backend, with_status};
+    with_status(async { backend()?.file_request(id, action).await }.await)
 }
 
 /// Saves a codebundle request; returns its reference and markdown.

@@ -37,6 +37,9 @@ pub struct RequestSummary {
     /// `open`, `planned`, `done` or `rejected`.
     pub status: String,
     pub created_at: String,
+    /// The tracker issue (or comment) this request became, when filed.
+    #[serde(default)]
+    pub issue_url: Option<String>,
 }
 
 /// A saved request and its markdown, ready to paste into an issue tracker.
@@ -44,6 +47,39 @@ pub struct RequestSummary {
 pub struct RequestSaved {
     pub request: RequestSummary,
     pub markdown: String,
+    /// What happened in the issue tracker; `None` when none is configured.
+    #[serde(default)]
+    pub tracker: Option<TrackerOutcome>,
+}
+
+/// A saved request in the configured issue tracker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum TrackerOutcome {
+    /// Opened as a new issue.
+    Filed { url: String },
+    /// Added as a comment to an open issue that asks for the same.
+    Commented { url: String, number: u64 },
+    /// An open issue looks like the same request: the user chooses (`file_request`).
+    Duplicate {
+        number: u64,
+        title: String,
+        url: String,
+    },
+    /// Posted to the webhook (its reply's `url`, when it gave one).
+    Sent { url: Option<String> },
+    /// The tracker did not take it; the request is saved here all the same.
+    Failed { message: String },
+}
+
+/// The user's choice after a `Duplicate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileAction {
+    /// Add the request to the open issue the search found.
+    Comment,
+    /// Open a new issue anyway.
+    New,
 }
 
 pub const STATUSES: &[&str] = &["open", "planned", "done", "rejected"];

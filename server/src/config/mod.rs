@@ -30,6 +30,8 @@ pub struct Config {
     /// (RunWhen's: Skill Template, Tool, Runbook, Monitor).
     pub vocabulary: crate::query::Vocabulary,
     pub retention: RetentionConfig,
+    /// Where saved codebundle requests are filed (GitHub issues or a webhook).
+    pub requests: RequestsConfig,
     /// Codecollections to index (`[[collections]]`); empty means the bundled samples.
     pub collections: Vec<CollectionConfig>,
     /// Documentation folders to index (`[[docs]]`).
@@ -66,6 +68,7 @@ impl Default for Config {
             admin: AdminConfig::default(),
             vocabulary: Default::default(),
             retention: RetentionConfig::default(),
+            requests: RequestsConfig::default(),
             collections: Vec::new(),
             docs: Vec::new(),
         }
@@ -102,6 +105,35 @@ impl Default for RetentionConfig {
         RetentionConfig {
             trace_days: 90,
             session_days: 0,
+        }
+    }
+}
+
+/// `[requests]`: a saved Request CodeBundle also becomes an issue in this GitHub
+/// repository (after a duplicate search), or is posted to a webhook. Without
+/// either, requests stay in the registry and download as markdown.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RequestsConfig {
+    /// `owner/name`.
+    pub github_repo: Option<String>,
+    pub github_token: Option<Secret>,
+    /// GitHub's REST API root (GitHub Enterprise: `https://HOST/api/v3`).
+    pub github_api_url: String,
+    /// Labels put on new issues, comma-separated.
+    pub labels: String,
+    /// Any HTTP endpoint that takes the request as JSON (instead of GitHub).
+    pub webhook_url: Option<String>,
+}
+
+impl Default for RequestsConfig {
+    fn default() -> Self {
+        RequestsConfig {
+            github_repo: None,
+            github_token: None,
+            github_api_url: "https://api.github.com".into(),
+            labels: "codebundle-request".into(),
+            webhook_url: None,
         }
     }
 }

@@ -127,6 +127,41 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
             _ => {}
         }
     }
+    let req = &config.requests;
+    if let Some(repo) = &req.github_repo {
+        let parts: Vec<&str> = repo.split('/').collect();
+        if parts.len() != 2
+            || parts
+                .iter()
+                .any(|p| p.is_empty() || p.contains(char::is_whitespace))
+        {
+            bad("requests.github_repo", repo, "must be `owner/name`".into());
+        }
+        if req.github_token.is_none() {
+            bad(
+                "requests.github_token",
+                &"",
+                "required with requests.github_repo".into(),
+            );
+        }
+        if req.webhook_url.is_some() {
+            bad(
+                "requests.webhook_url",
+                &"",
+                "set either requests.github_repo or requests.webhook_url, not both".into(),
+            );
+        }
+    }
+    for (key, url) in [
+        ("requests.github_api_url", Some(&req.github_api_url)),
+        ("requests.webhook_url", req.webhook_url.as_ref()),
+    ] {
+        if let Some(url) = url
+            && !matches!(url::Url::parse(url), Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
+        {
+            bad(key, url, "not an http(s) URL with a host".into());
+        }
+    }
     for (key, file) in [
         ("llm.ca_file", &llm.ca_file),
         ("embedder.ca_file", &config.embedder.ca_file),

@@ -11,6 +11,8 @@ use app::api::requests::{
 use rusqlite::{Connection, OptionalExtension, params};
 use std::fmt::Write;
 
+pub mod tracker;
+
 #[derive(Debug, thiserror::Error)]
 pub enum RequestError {
     /// The form is not acceptable; the message says which field and why.
@@ -99,15 +101,86 @@ pub fn create(c: &Connection, input: &RequestInput) -> Result<RequestSaved, Requ
         ],
     )?;
     let id = c.last_insert_rowid();
+    saved(c, id)
+}
+
+/// A saved request as the form shows it after saving (no tracker outcome yet).
+pub fn saved(c: &Connection, id: i64) -> Result<RequestSaved, RequestError> {
     Ok(RequestSaved {
         request: summary(c, id)?,
         markdown: markdown(c, id)?,
+        tracker: None,
     })
+}
+
+/// What the tracker gets for request `id`, the issue it already became and the
+/// open issue the duplicate search offered.
+pub fn filing(
+    c: &Connection,
+    id: i64,
+) -> Result<(tracker::Filing, Option<String>, Option<u64>), RequestError> {
+    let (problem, platform, healthy, issue_url, candidate): (
+        String,
+        Option<String>,
+        String,
+        Option<String>,
+        Option<i64>,
+    ) = c
+        .query_row(
+            "SELECT problem, platform, healthy, issue_url, issue_candidate FROM requests WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .optional()?
+        .ok_or(RequestError::NotFound(id))?;
+    let summary: String = problem
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(80)
+        .collect();
+    let body = markdown(c, id)?;
+    let payload = serde_json::json!({
+        "reference": reference(id),
+        "title": summary,
+        "problem": problem,
+        "platform": platform,
+        "healthy": healthy,
+        "markdown": body,
+    });
+    Ok((
+        tracker::Filing {
+            title: format!("CodeBundle request: {summary}"),
+            summary,
+            body,
+            payload,
+        },
+        issue_url,
+        candidate.map(|n| n as u64),
+    ))
+}
+
+/// Records the issue a request became, or the open issue offered as the same.
+pub fn set_issue(
+    c: &Connection,
+    id: i64,
+    url: Option<&str>,
+    candidate: Option<u64>,
+) -> Result<(), RequestError> {
+    c.execute(
+        &format!(
+            "UPDATE requests SET issue_url = COALESCE(?2, issue_url),
+               issue_candidate = COALESCE(?3, issue_candidate), updated_at = {NOW} WHERE id = ?1"
+        ),
+        params![id, url, candidate.map(|n| n as i64)],
+    )?;
+    Ok(())
 }
 
 fn summary(c: &Connection, id: i64) -> Result<RequestSummary, RequestError> {
     c.query_row(
-        "SELECT id, problem, platform, status, created_at FROM requests WHERE id = ?1",
+        "SELECT id, problem, platform, status, created_at, issue_url FROM requests WHERE id = ?1",
         [id],
         row_summary,
     )
@@ -124,6 +197,7 @@ fn row_summary(r: &rusqlite::Row) -> rusqlite::Result<RequestSummary> {
         platform: r.get(2)?,
         status: r.get(3)?,
         created_at: r.get(4)?,
+        issue_url: r.get(5)?,
     })
 }
 
@@ -144,7 +218,7 @@ pub fn similar(
         .collect::<Vec<_>>()
         .join(" OR ");
     let mut st = c.prepare(
-        "SELECT r.id, r.problem, r.platform, r.status, r.created_at FROM requests_fts f
+        "SELECT r.id, r.problem, r.platform, r.status, r.created_at, r.issue_url FROM requests_fts f
          JOIN requests r ON r.id = f.rowid WHERE requests_fts MATCH ?1
          ORDER BY bm25(requests_fts, 5.0, 1.0, 1.0) LIMIT ?2",
     )?;
@@ -157,7 +231,7 @@ pub fn similar(
 /// Newest first, optionally only one status.
 pub fn list(c: &Connection, status: Option<&str>) -> Result<Vec<RequestSummary>, RequestError> {
     let mut st = c.prepare(
-        "SELECT id, problem, platform, status, created_at FROM requests
+        "SELECT id, problem, platform, status, created_at, issue_url FROM requests
          WHERE ?1 IS NULL OR status = ?1 ORDER BY id DESC",
     )?;
     let rows = st
@@ -244,6 +318,28 @@ pub fn markdown(c: &Connection, id: i64) -> Result<String, RequestError> {
     }
     if !context.is_empty() {
         let _ = writeln!(out, "## Context\n\n{context}\n");
+    }
+    let excerpt: Option<(String, String)> = c
+        .query_row(
+            "SELECT t.question, t.answer FROM requests r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    if let Some((question, answer)) = excerpt {
+        let mut cut = String::new();
+        for line in answer.lines() {
+            if cut.len() + line.len() > 600 {
+                cut.push_str("> …\n");
+                break;
+            }
+            cut.push_str(&format!("> {line}\n"));
+        }
+        let _ = writeln!(
+            out,
+            "## From the conversation\n\n**Asked:** {}\n\n{cut}",
+            question.split_whitespace().collect::<Vec<_>>().join(" ")
+        );
     }
     let closest: Vec<String> = serde_json::from_str(&closest).unwrap_or_default();
     if !closest.is_empty() {

@@ -53,6 +53,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "call sites",
         sql: include_str!("migrations/0008_call_sites.sql"),
     },
+    Migration {
+        version: 9,
+        name: "request issues",
+        sql: include_str!("migrations/0009_request_issues.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;

@@ -3,12 +3,13 @@
 
 use super::{ApiFailure, AppState};
 use crate::memory::{self, sessions};
+use crate::requests::tracker::Tracker;
 use app::api::backend::{Backend, SharedBackend};
 use app::api::catalog::{BundleDetail, BundleFilter, BundleSummary, CollectionStatus};
 use app::api::conversation::{
     Conversation, Feedback, MAX_NOTE_CHARS, MAX_TITLE_CHARS, SessionItem,
 };
-use app::api::requests::{RequestInput, RequestSaved, RequestSummary};
+use app::api::requests::{FileAction, RequestInput, RequestSaved, RequestSummary};
 use app::api::{ApiError, ErrorCode, Health};
 use axum::body::Body;
 use axum::extract::State;
@@ -230,13 +231,57 @@ impl Backend for ServerBackend {
         Box::pin(async move {
             // Validate first so a bad form is a 400, not a database error.
             crate::requests::validate(&input).map_err(public)?;
-            self.state
+            let mut saved = self
+                .state
                 .db
                 .write(move |c| Ok(crate::requests::create(c, &input)))
                 .await
                 .map_err(public)?
-                .map_err(public)
+                .map_err(public)?;
+            // Saved first: the tracker only adds a link.
+            if let Some(tracker) = Tracker::from_config(&self.state.config.requests) {
+                let id = saved.request.id;
+                saved.tracker = Some(
+                    crate::requests::tracker::file(&self.state.db, &tracker, id, None)
+                        .await
+                        .map_err(public)?,
+                );
+                saved.request.issue_url = self.saved(id).await?.request.issue_url;
+            }
+            Ok(saved)
         })
+    }
+
+    fn file_request(
+        &self,
+        id: i64,
+        action: FileAction,
+    ) -> BoxFuture<'_, Result<RequestSaved, ApiError>> {
+        Box::pin(async move {
+            let Some(tracker) = Tracker::from_config(&self.state.config.requests) else {
+                return Err(public(crate::requests::RequestError::Invalid(
+                    "No issue tracker is configured.".into(),
+                )));
+            };
+            let outcome =
+                crate::requests::tracker::file(&self.state.db, &tracker, id, Some(action))
+                    .await
+                    .map_err(public)?;
+            let mut saved = self.saved(id).await?;
+            saved.tracker = Some(outcome);
+            Ok(saved)
+        })
+    }
+}
+
+impl ServerBackend {
+    async fn saved(&self, id: i64) -> Result<RequestSaved, ApiError> {
+        self.state
+            .db
+            .read(move |c| Ok(crate::requests::saved(c, id)))
+            .await
+            .map_err(public)?
+            .map_err(public)
     }
 }
 

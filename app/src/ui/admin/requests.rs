@@ -142,7 +142,12 @@ fn RequestRow(r: RequestSummary) -> impl IntoView {
     let select_id = format!("request-status-{id}");
     view! {
         <tr data-testid="request-row" data-id=id.to_string() data-reference=reference.clone()>
-            <td class="mono nowrap" data-testid="request-ref">{reference.clone()}</td>
+            <td class="mono nowrap" data-testid="request-ref">{reference.clone()}
+                {r.issue_url.clone().filter(|u| u.starts_with("https://") || u.starts_with("http://")).map(|u| view! {
+                    " " <a class="issue-link" href=u target="_blank" rel="noopener noreferrer" data-testid="request-issue-link"
+                        title="The issue in the team's tracker">"issue ↗"</a>
+                })}
+            </td>
             <td class="problem-cell" title=r.problem.clone()>{first_line(&r.problem, 140)}</td>
             <td>{r.platform.clone().unwrap_or_else(|| "—".into())}</td>
             <td class="nowrap">{crate::ui::time::from_iso(&r.created_at)}</td>

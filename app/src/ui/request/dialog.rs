@@ -107,6 +107,7 @@ fn RequestForm(ctx: RequestContext) -> impl IntoView {
                         <div class="dialog-body" data-testid="request-saved">
                             <p class="success">"Saved as " <strong data-testid="request-reference">{s.request.reference.clone()}</strong>
                                 ". The registry maintainers see it in the admin area."</p>
+                            {s.tracker.clone().map(|t| view! { <super::tracker::TrackerNote outcome=t id=s.request.id saved=saved /> })}
                             <details open>
                                 <summary>"Markdown for your issue tracker"</summary>
                                 <pre class="request-markdown" data-testid="request-markdown">{md.clone()}</pre>
