@@ -14,6 +14,7 @@ pub mod llm;
 pub mod mcp;
 pub mod memory;
 pub mod metrics;
+pub mod otel;
 pub mod query;
 pub mod report;
 pub mod requests;

@@ -167,13 +167,20 @@ struct State {
     /// The offline answer was shown as a preview while the model wrote.
     previewed: bool,
     started: Option<Instant>,
+    /// Wall-clock start and each stage's (offset, duration) in ms, for OpenTelemetry.
+    started_at: Option<std::time::SystemTime>,
+    spans: Vec<(&'static str, f64, f64)>,
     request_id: Option<String>,
 }
 
 impl State {
     fn time(&mut self, stage: &'static str, since: Instant) {
-        self.timings
-            .push((stage, since.elapsed().as_secs_f64() * 1000.0));
+        let ms = since.elapsed().as_secs_f64() * 1000.0;
+        self.timings.push((stage, ms));
+        let offset = self.started.map_or(0.0, |s| {
+            since.saturating_duration_since(s).as_secs_f64() * 1000.0
+        });
+        self.spans.push((stage, offset, ms));
     }
 
     fn record(&self, status: &str) -> TurnRecord {
@@ -254,6 +261,17 @@ fn record_metrics(state: &State, outcome: &Result<(), Failure>) {
         source,
         &state.timings,
     );
+    if let (Some(start), Some(started)) = (state.started_at, state.started) {
+        crate::otel::turn(&crate::otel::TurnSpan {
+            start,
+            total_ms: started.elapsed().as_secs_f64() * 1000.0,
+            request_id: state.request_id.as_deref(),
+            category: state.classification.category.as_str(),
+            outcome: label,
+            source,
+            stages: &state.spans,
+        });
+    }
     let m = &crate::metrics::METRICS;
     m.llm_tokens
         .with_label_values(&["prompt"])
@@ -314,6 +332,7 @@ impl Agent {
                         .as_ref()
                         .map_or("offline".into(), |l| l.model().to_string()),
                     started: Some(Instant::now()),
+                    started_at: Some(std::time::SystemTime::now()),
                     request_id: options.request_id.clone(),
                     ..Default::default()
                 };

@@ -134,6 +134,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
     let config = config::load(&cli.overrides())?;
     crate::telemetry::init(&config.log);
+    if let Some(endpoint) = &config.otel.endpoint
+        && let Err(e) = crate::otel::init(endpoint)
+    {
+        tracing::warn!(error = %e, "OpenTelemetry export is off");
+    }
     for var in config::unknown_env_vars() {
         tracing::warn!(%var, "environment variable matches no setting (see `registry-chat config --list`)");
     }

@@ -31,6 +31,8 @@ fn runtime_main(config: Config) -> anyhow::Result<()> {
         println!("Registry Chat is running at http://{local}/");
         std::io::stdout().flush().ok();
         web::serve(state, listener).await.context("server error")?;
+        // Spans still in the batch go out before the process ends (blocking).
+        tokio::task::spawn_blocking(crate::otel::flush).await.ok();
         tracing::info!("stopped");
         Ok(())
     })

@@ -32,6 +32,8 @@ pub struct Config {
     pub retention: RetentionConfig,
     /// Where saved codebundle requests are filed (GitHub issues or a webhook).
     pub requests: RequestsConfig,
+    /// OpenTelemetry trace export (off unless an endpoint is set).
+    pub otel: OtelConfig,
     /// Codecollections to index (`[[collections]]`); empty means the bundled samples.
     pub collections: Vec<CollectionConfig>,
     /// Documentation folders to index (`[[docs]]`).
@@ -69,6 +71,7 @@ impl Default for Config {
             vocabulary: Default::default(),
             retention: RetentionConfig::default(),
             requests: RequestsConfig::default(),
+            otel: OtelConfig::default(),
             collections: Vec::new(),
             docs: Vec::new(),
         }
@@ -107,6 +110,14 @@ impl Default for RetentionConfig {
             session_days: 0,
         }
     }
+}
+
+/// `[otel]`: traces of each turn over OTLP/HTTP to a collector.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OtelConfig {
+    /// The collector's base URL (`/v1/traces` is added), e.g. `http://127.0.0.1:4318`.
+    pub endpoint: Option<String>,
 }
 
 /// `[requests]`: a saved Request CodeBundle also becomes an issue in this GitHub

@@ -42,6 +42,7 @@ docs! {
     ("server.turns_per_minute", "20", "Questions one client (IP address, or signed-in user) may ask per minute."),
     ("server.turn_timeout_secs", "300", "Wall-clock budget of one answer, language-model rounds included."),
     ("retention.trace_days", "90", "Days after which a turn's trace (prompts, searches, tool results) is dropped; 0 keeps them. Questions and answers stay."),
+    ("otel.endpoint", "(none)", "Export a trace of each turn (one span per stage) over OTLP/HTTP to this collector, e.g. `http://127.0.0.1:4318`."),
     ("requests.github_repo", "(none)", "File saved codebundle requests as issues in this GitHub repository (`owner/name`), after searching its open issues for a duplicate."),
     ("requests.github_token", "(none)", "Token for `requests.github_repo` (issues: read and write). Never printed."),
     ("requests.github_api_url", "https://api.github.com", "GitHub's REST API root; for GitHub Enterprise `https://HOST/api/v3`."),

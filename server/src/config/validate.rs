@@ -155,6 +155,7 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
     for (key, url) in [
         ("requests.github_api_url", Some(&req.github_api_url)),
         ("requests.webhook_url", req.webhook_url.as_ref()),
+        ("otel.endpoint", config.otel.endpoint.as_ref()),
     ] {
         if let Some(url) = url
             && !matches!(url::Url::parse(url), Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
