@@ -100,6 +100,12 @@ pub(crate) async fn refresh_retrieval(
     let embedder = crate::index::embed::from_config(config)?;
     let embed = crate::index::build::embed_missing(db, embedder.as_ref(), progress).await?;
     let graph = crate::graph::rebuild(db, embedder.id())?;
+    if embed.embedded > 0 || embed.removed > 0 || graph.rebuilt {
+        // Loading the snapshot builds and saves the HNSW of a large corpus now,
+        // while the user expects to wait, not at the server's next start
+        // (a minute at 126k vectors; `scripts/bench-growth`).
+        crate::search::Searcher::open(db.clone(), embedder, config.data_dir.clone()).await?;
+    }
     Ok((embed, graph))
 }
 
