@@ -66,6 +66,9 @@ async fn create(
         .lock()
         .unwrap()
         .push((format!("POST /repos/{owner}/{repo}/issues"), auth(&h), body));
+    if f.broken {
+        return (StatusCode::BAD_GATEWAY, axum::Json(json!({})));
+    }
     (
         StatusCode::CREATED,
         axum::Json(
@@ -97,12 +100,18 @@ async fn hook(
     State(f): State<Fake>,
     h: HeaderMap,
     axum::Json(body): axum::Json<Value>,
-) -> axum::Json<Value> {
+) -> (StatusCode, axum::Json<Value>) {
     f.seen
         .lock()
         .unwrap()
         .push(("POST /hook".into(), auth(&h), body));
-    axum::Json(json!({"url": "https://tickets.test/T-9"}))
+    if f.broken {
+        return (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({})));
+    }
+    (
+        StatusCode::OK,
+        axum::Json(json!({"url": "https://tickets.test/T-9"})),
+    )
 }
 
 async fn fake(open: Vec<&'static str>, broken: bool) -> (String, Seen) {
@@ -151,7 +160,8 @@ fn request(problem: &str) -> Value {
         "problem": problem,
         "platform": "kafka",
         "healthy": "Lag stays under 1000 messages",
-        "context": "Strimzi on EKS",
+        "context": "Strimzi on EKS, ask @platform-team",
+        "contact": "dana@example.com",
     }})
 }
 
@@ -296,6 +306,14 @@ async fn a_likely_duplicate_is_offered_and_the_request_can_join_it() {
         seen.lock().unwrap().last().unwrap().0,
         "POST /repos/acme/registry/issues"
     );
+    // Someone else (another browser) cannot file, or even see, this request.
+    let stranger = common::client_as("rc_owner=ffffffffffffffffffffffffffffffff")
+        .post(server.at("/api/file_request"))
+        .json(&json!({"id": id2, "action": "comment"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stranger.status(), 404);
     // Commenting is only possible on the issue the search offered.
     let (_, third) = call(
         &server,
@@ -317,7 +335,8 @@ async fn a_likely_duplicate_is_offered_and_the_request_can_join_it() {
 async fn a_webhook_gets_the_request_as_json() {
     let (base, seen) = fake(vec![], false).await;
     let hook = format!("{base}/hook");
-    let server = TestServer::start_with(move |c| c.requests.webhook_url = Some(hook)).await;
+    let server =
+        TestServer::start_with(move |c| c.requests.webhook_url = Some(Secret::new(hook))).await;
     let (_, saved) = call(
         &server,
         "create_request",
@@ -333,6 +352,23 @@ async fn a_webhook_gets_the_request_as_json() {
     assert_eq!(payload["reference"], "REQ-0001");
     assert_eq!(payload["platform"], "kafka");
     assert!(payload["markdown"].as_str().unwrap().contains("## Problem"));
+    // Filed once: no second post.
+    let (_, again) = call(&server, "file_request", json!({"id": 1, "action": "new"})).await;
+    assert_eq!(again["tracker"]["state"], "filed");
+    assert_eq!(seen.lock().unwrap().len(), 1);
+
+    // A webhook that answers 500 did not take it.
+    let (base, _) = fake(vec![], true).await;
+    let hook = format!("{base}/hook");
+    let server =
+        TestServer::start_with(move |c| c.requests.webhook_url = Some(Secret::new(hook))).await;
+    let (_, saved) = call(
+        &server,
+        "create_request",
+        request("Check consumer group lag"),
+    )
+    .await;
+    assert_eq!(saved["tracker"]["state"], "failed", "{saved}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -133,8 +133,9 @@ pub struct RequestsConfig {
     pub github_api_url: String,
     /// Labels put on new issues, comma-separated.
     pub labels: String,
-    /// Any HTTP endpoint that takes the request as JSON (instead of GitHub).
-    pub webhook_url: Option<String>,
+    /// Any HTTP endpoint that takes the request as JSON (instead of GitHub). A
+    /// secret: chat webhooks carry their credential in the URL.
+    pub webhook_url: Option<Secret>,
 }
 
 impl Default for RequestsConfig {

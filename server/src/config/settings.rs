@@ -47,7 +47,7 @@ docs! {
     ("requests.github_token", "(none)", "Token for `requests.github_repo` (issues: read and write). Never printed."),
     ("requests.github_api_url", "https://api.github.com", "GitHub's REST API root; for GitHub Enterprise `https://HOST/api/v3`."),
     ("requests.labels", "codebundle-request", "Labels for filed issues, comma-separated."),
-    ("requests.webhook_url", "(none)", "Instead of GitHub: POST each saved request as JSON to this URL."),
+    ("requests.webhook_url", "(none)", "Instead of GitHub: POST each saved request as JSON to this URL (https, or http to this machine). Never printed."),
     ("retention.session_days", "0", "Days without activity after which a conversation is deleted; 0 keeps them."),
     ("log.format", "pretty", "`pretty` for people, `json` for log collectors."),
     ("log.level", "info", "Tracing filter, e.g. `info` or `registry_chat=debug,tower_http=info`."),

@@ -152,11 +152,35 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
             );
         }
     }
-    for (key, url) in [
-        ("requests.github_api_url", Some(&req.github_api_url)),
-        ("requests.webhook_url", req.webhook_url.as_ref()),
-        ("otel.endpoint", config.otel.endpoint.as_ref()),
+    // The token and the request go over these: https, except to this machine.
+    for (key, url, shown) in [
+        (
+            "requests.github_api_url",
+            Some(req.github_api_url.as_str()),
+            true,
+        ),
+        (
+            "requests.webhook_url",
+            req.webhook_url.as_ref().map(|s| s.expose()),
+            false,
+        ),
     ] {
+        let Some(url) = url else { continue };
+        let value = if shown { url } else { "***" };
+        match url::Url::parse(url) {
+            Ok(u) if u.scheme() == "https" && u.host_str().is_some() => {}
+            Ok(u)
+                if u.scheme() == "http"
+                    && matches!(u.host_str(), Some("127.0.0.1" | "localhost" | "[::1]")) => {}
+            Ok(u) if u.scheme() == "http" => bad(
+                key,
+                &value,
+                "must be https (http only to this machine)".into(),
+            ),
+            _ => bad(key, &value, "not an http(s) URL with a host".into()),
+        }
+    }
+    for (key, url) in [("otel.endpoint", config.otel.endpoint.as_ref())] {
         if let Some(url) = url
             && !matches!(url::Url::parse(url), Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
         {

@@ -172,7 +172,8 @@ impl VectorIndex {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let tmp = path.with_extension("tmp");
+        // Per process: an `index` run and a server may save at the same time.
+        let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
         std::fs::write(&tmp, bytes)?;
         std::fs::rename(tmp, path)
     }

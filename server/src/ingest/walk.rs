@@ -175,7 +175,6 @@ pub fn walk(root: &Path, dir: &Path, warnings: &mut Vec<Warning>) -> Vec<SourceF
     out
 }
 
-/// Reads one file: size limit, binary check, BOM, lossy UTF-8.
 /// The same files with their text read again (the scan keeps only hashes of
 /// bundle files, see `plan::scan`). Warnings were given by the first read; a
 /// file gone since keeps empty text, and the next run notices the change.
@@ -193,6 +192,7 @@ pub fn with_text(root: &Path, files: &[SourceFile]) -> Vec<SourceFile> {
         .collect()
 }
 
+/// Reads one file: size limit, binary check, BOM, lossy UTF-8.
 pub fn read(
     root: &Path,
     path: &Path,

@@ -71,7 +71,11 @@ pub fn validate(input: &RequestInput) -> Result<RequestInput, RequestError> {
 
 /// Saves a validated request. Unknown session or turn ids are dropped rather than
 /// refused: the request matters more than its link.
-pub fn create(c: &Connection, input: &RequestInput) -> Result<RequestSaved, RequestError> {
+pub fn create(
+    c: &Connection,
+    input: &RequestInput,
+    owner: Option<&str>,
+) -> Result<RequestSaved, RequestError> {
     let input = validate(input)?;
     let exists = |sql: &str, id: &Option<String>| -> rusqlite::Result<Option<String>> {
         match id {
@@ -86,8 +90,8 @@ pub fn create(c: &Connection, input: &RequestInput) -> Result<RequestSaved, Requ
     let turn = exists("SELECT 1 FROM turns WHERE id = ?1", &input.turn_id)?;
     c.execute(
         &format!(
-            "INSERT INTO requests (problem, platform, healthy, context, contact, session_id, turn_id, closest, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, {NOW}, {NOW})"
+            "INSERT INTO requests (problem, platform, healthy, context, contact, session_id, turn_id, closest, owner, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, {NOW}, {NOW})"
         ),
         params![
             input.problem,
@@ -98,6 +102,7 @@ pub fn create(c: &Connection, input: &RequestInput) -> Result<RequestSaved, Requ
             session,
             turn,
             serde_json::to_string(&input.closest).unwrap_or_else(|_| "[]".into()),
+            owner,
         ],
     )?;
     let id = c.last_insert_rowid();
@@ -113,23 +118,31 @@ pub fn saved(c: &Connection, id: i64) -> Result<RequestSaved, RequestError> {
     })
 }
 
-/// What the tracker gets for request `id`, the issue it already became and the
-/// open issue the duplicate search offered.
-pub fn filing(
-    c: &Connection,
-    id: i64,
-) -> Result<(tracker::Filing, Option<String>, Option<u64>), RequestError> {
-    let (problem, platform, healthy, issue_url, candidate): (
+/// Where filing a request stands when a caller asks to file it.
+pub enum Claim {
+    /// This caller may file it now (the open issue offered earlier, if any).
+    Claimed { candidate: Option<u64> },
+    /// Another call is filing it.
+    Running,
+    /// Filed already (the issue, when the tracker named one).
+    Done(Option<String>),
+}
+
+/// What the tracker gets for request `id`, and the claim to file it: the row
+/// moves to `running` only if nothing is filing or has filed it.
+pub fn claim_filing(c: &Connection, id: i64) -> Result<(tracker::Filing, Claim), RequestError> {
+    let (problem, platform, healthy, issue_url, candidate, state): (
         String,
         Option<String>,
         String,
         Option<String>,
         Option<i64>,
+        Option<String>,
     ) = c
         .query_row(
-            "SELECT problem, platform, healthy, issue_url, issue_candidate FROM requests WHERE id = ?1",
+            "SELECT problem, platform, healthy, issue_url, issue_candidate, filing FROM requests WHERE id = ?1",
             [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
         )
         .optional()?
         .ok_or(RequestError::NotFound(id))?;
@@ -140,7 +153,9 @@ pub fn filing(
         .chars()
         .take(80)
         .collect();
-    let body = markdown(c, id)?;
+    // Public: no contact or conversation id, and no @mentions that would
+    // notify people from the team's account.
+    let body = no_mentions(&markdown_for(c, id, false)?);
     let payload = serde_json::json!({
         "reference": reference(id),
         "title": summary,
@@ -149,33 +164,69 @@ pub fn filing(
         "healthy": healthy,
         "markdown": body,
     });
-    Ok((
-        tracker::Filing {
-            title: format!("CodeBundle request: {summary}"),
-            summary,
-            body,
-            payload,
-        },
-        issue_url,
-        candidate.map(|n| n as u64),
-    ))
+    let filing = tracker::Filing {
+        title: no_mentions(&format!("CodeBundle request: {summary}")),
+        summary,
+        body,
+        payload,
+    };
+    let claim = match state.as_deref() {
+        Some("done") => Claim::Done(issue_url),
+        Some(_) => Claim::Running,
+        None => {
+            let n = c.execute(
+                "UPDATE requests SET filing = 'running' WHERE id = ?1 AND filing IS NULL",
+                [id],
+            )?;
+            if n == 1 {
+                Claim::Claimed {
+                    candidate: candidate.map(|n| n as u64),
+                }
+            } else {
+                Claim::Running
+            }
+        }
+    };
+    Ok((filing, claim))
 }
 
-/// Records the issue a request became, or the open issue offered as the same.
-pub fn set_issue(
-    c: &Connection,
-    id: i64,
-    url: Option<&str>,
-    candidate: Option<u64>,
-) -> Result<(), RequestError> {
+/// Gives the claim back (a duplicate was offered, or the tracker failed).
+pub fn release_filing(c: &Connection, id: i64, candidate: Option<u64>) -> Result<(), RequestError> {
     c.execute(
         &format!(
-            "UPDATE requests SET issue_url = COALESCE(?2, issue_url),
-               issue_candidate = COALESCE(?3, issue_candidate), updated_at = {NOW} WHERE id = ?1"
+            "UPDATE requests SET filing = NULL, issue_candidate = COALESCE(?2, issue_candidate),
+               updated_at = {NOW} WHERE id = ?1"
         ),
-        params![id, url, candidate.map(|n| n as i64)],
+        params![id, candidate.map(|n| n as i64)],
     )?;
     Ok(())
+}
+
+/// Marks the request filed, with the issue the tracker named.
+pub fn finish_filing(c: &Connection, id: i64, url: Option<&str>) -> Result<(), RequestError> {
+    c.execute(
+        &format!(
+            "UPDATE requests SET filing = 'done', issue_url = COALESCE(?2, issue_url), updated_at = {NOW}
+             WHERE id = ?1"
+        ),
+        params![id, url],
+    )?;
+    Ok(())
+}
+
+/// Whether `owner` saved request `id` (anyone else is told it does not exist).
+pub fn owned_by(c: &Connection, id: i64, owner: Option<&str>) -> Result<bool, RequestError> {
+    let stored: Option<Option<String>> = c
+        .query_row("SELECT owner FROM requests WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    Ok(stored.is_some_and(|s| s.as_deref() == owner))
+}
+
+/// `@name` would notify a GitHub user or team from the bot account.
+fn no_mentions(text: &str) -> String {
+    text.replace('@', "@\u{200B}")
 }
 
 fn summary(c: &Connection, id: i64) -> Result<RequestSummary, RequestError> {
@@ -260,6 +311,12 @@ pub fn set_status(c: &Connection, id: i64, status: &str) -> Result<(), RequestEr
 /// The request as an issue body: title, problem, platform, what healthy looks
 /// like, context, the closest existing bundles, and where it came from.
 pub fn markdown(c: &Connection, id: i64) -> Result<String, RequestError> {
+    markdown_for(c, id, true)
+}
+
+/// `private`: with the contact and the conversation id (the registry's own
+/// copy); without them for an issue tracker others may read.
+fn markdown_for(c: &Connection, id: i64, private: bool) -> Result<String, RequestError> {
     type Row = (
         String,
         Option<String>,
@@ -372,6 +429,11 @@ pub fn markdown(c: &Connection, id: i64) -> Result<String, RequestError> {
         }
         out.push('\n');
     }
+    let (contact, session) = if private {
+        (contact, session)
+    } else {
+        (None, None)
+    };
     if let Some(who) = contact {
         let _ = writeln!(out, "Contact: {who}\n");
     }

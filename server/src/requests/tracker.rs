@@ -76,7 +76,7 @@ impl Tracker {
             }),
             (None, _, Some(url)) => Some(Tracker::Webhook {
                 http,
-                url: url.clone(),
+                url: url.expose().to_string(),
             }),
             _ => None,
         }
@@ -160,6 +160,9 @@ impl Tracker {
                     .send()
                     .await
                     .map_err(TrackerError::Unreachable)?;
+                if !res.status().is_success() {
+                    return Err(TrackerError::Refused(res.status().as_u16()));
+                }
                 // Any JSON reply may name where the request went; none is fine.
                 let reply: Value = read(res).await.unwrap_or(Value::Null);
                 let url = ["html_url", "url"]
@@ -239,7 +242,8 @@ fn overlap(ours: &[String], theirs: &[String]) -> f32 {
 
 /// Files saved request `id`: `action` is `None` on first save (search for a
 /// duplicate, else open an issue), then the user's choice after a duplicate.
-/// Idempotent once filed. A tracker failure is an outcome, not an error: the
+/// Done once: the row is claimed before the tracker is called, so two calls
+/// never open two issues. A tracker failure is an outcome, not an error: the
 /// request is saved either way.
 pub async fn file(
     db: &crate::store::Db,
@@ -248,16 +252,30 @@ pub async fn file(
     action: Option<app::api::requests::FileAction>,
 ) -> Result<TrackerOutcome, super::RequestError> {
     use app::api::requests::FileAction;
-    let (filing, filed, candidate) = db.read(move |c| Ok(super::filing(c, id))).await??;
-    if let Some(url) = filed {
-        return Ok(TrackerOutcome::Filed { url });
-    }
+    let (filing, claim) = db.write(move |c| Ok(super::claim_filing(c, id))).await??;
+    let candidate = match claim {
+        super::Claim::Done(url) => {
+            return Ok(match url {
+                Some(url) => TrackerOutcome::Filed { url },
+                None => TrackerOutcome::Sent { url: None },
+            });
+        }
+        super::Claim::Running => {
+            return Ok(TrackerOutcome::Failed {
+                message: "This request is being filed already.".into(),
+            });
+        }
+        super::Claim::Claimed { candidate } => candidate,
+    };
+    let release = |candidate: Option<u64>| async move {
+        db.write(move |c| Ok(super::release_filing(c, id, candidate)))
+            .await
+            .map_err(super::RequestError::from)?
+    };
     let result = match action {
         None => match tracker.duplicate(&filing).await {
             Ok(Some(c)) => {
-                let n = c.number;
-                db.write(move |conn| Ok(super::set_issue(conn, id, None, Some(n))))
-                    .await??;
+                release(Some(c.number)).await?;
                 return Ok(TrackerOutcome::Duplicate {
                     number: c.number,
                     title: c.title,
@@ -265,12 +283,18 @@ pub async fn file(
                 });
             }
             Ok(None) => tracker.open(&filing).await,
-            Err(e) => Err(e),
+            // A search that fails (GitHub limits search to ~30 a minute) must not
+            // stop the request from being filed.
+            Err(e) => {
+                tracing::warn!(request = id, error = %e, "duplicate search failed; filing anyway");
+                tracker.open(&filing).await
+            }
         },
         Some(FileAction::New) => tracker.open(&filing).await,
         Some(FileAction::Comment) => match candidate {
             Some(n) => tracker.comment(n, &filing).await,
             None => {
+                release(None).await?;
                 return Err(super::RequestError::Invalid(
                     "No open issue was offered for this request.".into(),
                 ));
@@ -286,16 +310,15 @@ pub async fn file(
                 TrackerOutcome::Sent { url } => url.clone(),
                 _ => None,
             };
-            if let Some(url) = url {
-                db.write(move |conn| Ok(super::set_issue(conn, id, Some(&url), None)))
-                    .await??;
-            }
+            db.write(move |conn| Ok(super::finish_filing(conn, id, url.as_deref())))
+                .await??;
             Ok(outcome)
         }
         Err(e) => {
+            release(None).await?;
             tracing::warn!(request = id, error = %e, "the request was saved but not filed in the tracker");
             Ok(TrackerOutcome::Failed {
-                message: format!("Saved here, but {e}; an admin can file it later."),
+                message: format!("Saved here, but {e}; try again later."),
             })
         }
     }

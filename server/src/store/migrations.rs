@@ -58,6 +58,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "request issues",
         sql: include_str!("migrations/0009_request_issues.sql"),
     },
+    Migration {
+        version: 10,
+        name: "request filing",
+        sql: include_str!("migrations/0010_request_filing.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;

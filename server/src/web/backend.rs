@@ -9,7 +9,7 @@ use app::api::catalog::{BundleDetail, BundleFilter, BundleSummary, CollectionSta
 use app::api::conversation::{
     Conversation, Feedback, MAX_NOTE_CHARS, MAX_TITLE_CHARS, SessionItem,
 };
-use app::api::requests::{FileAction, RequestInput, RequestSaved, RequestSummary};
+use app::api::requests::{FileAction, RequestInput, RequestSaved, RequestSummary, TrackerOutcome};
 use app::api::{ApiError, ErrorCode, Health};
 use axum::body::Body;
 use axum::extract::State;
@@ -25,6 +25,8 @@ struct ServerBackend {
     state: AppState,
     /// Who is asking (`guard`): conversations are theirs only.
     owner: crate::memory::Owner,
+    /// The caller's key for the per-client rate limit.
+    rate_key: String,
 }
 
 impl Backend for ServerBackend {
@@ -229,24 +231,36 @@ impl Backend for ServerBackend {
 
     fn create_request(&self, input: RequestInput) -> BoxFuture<'_, Result<RequestSaved, ApiError>> {
         Box::pin(async move {
+            self.limit()?;
             // Validate first so a bad form is a 400, not a database error.
             crate::requests::validate(&input).map_err(public)?;
+            let owner = self.owner.id().map(str::to_string);
             let mut saved = self
                 .state
                 .db
-                .write(move |c| Ok(crate::requests::create(c, &input)))
+                .write(move |c| Ok(crate::requests::create(c, &input, owner.as_deref())))
                 .await
                 .map_err(public)?
                 .map_err(public)?;
-            // Saved first: the tracker only adds a link.
+            // Saved first: from here on nothing fails the call (a resubmit would
+            // save, and perhaps file, the request twice); the tracker adds a link.
             if let Some(tracker) = Tracker::from_config(&self.state.config.requests) {
                 let id = saved.request.id;
-                saved.tracker = Some(
-                    crate::requests::tracker::file(&self.state.db, &tracker, id, None)
-                        .await
-                        .map_err(public)?,
-                );
-                saved.request.issue_url = self.saved(id).await?.request.issue_url;
+                let outcome = crate::requests::tracker::file(&self.state.db, &tracker, id, None)
+                    .await
+                    .unwrap_or_else(|e| {
+                        let failure: ApiFailure = e.into();
+                        failure.log();
+                        TrackerOutcome::Failed {
+                            message:
+                                "Saved here, but filing it in the tracker failed; try again later."
+                                    .into(),
+                        }
+                    });
+                if let Ok(now) = self.saved(id).await {
+                    saved.request.issue_url = now.request.issue_url;
+                }
+                saved.tracker = Some(outcome);
             }
             Ok(saved)
         })
@@ -258,11 +272,24 @@ impl Backend for ServerBackend {
         action: FileAction,
     ) -> BoxFuture<'_, Result<RequestSaved, ApiError>> {
         Box::pin(async move {
+            self.limit()?;
             let Some(tracker) = Tracker::from_config(&self.state.config.requests) else {
                 return Err(public(crate::requests::RequestError::Invalid(
                     "No issue tracker is configured.".into(),
                 )));
             };
+            // Only whoever saved the request files it; to anyone else it does not exist.
+            let owner = self.owner.id().map(str::to_string);
+            let mine = self
+                .state
+                .db
+                .read(move |c| Ok(crate::requests::owned_by(c, id, owner.as_deref())))
+                .await
+                .map_err(public)?
+                .map_err(public)?;
+            if !mine {
+                return Err(public(crate::requests::RequestError::NotFound(id)));
+            }
             let outcome =
                 crate::requests::tracker::file(&self.state.db, &tracker, id, Some(action))
                     .await
@@ -275,6 +302,23 @@ impl Backend for ServerBackend {
 }
 
 impl ServerBackend {
+    /// Saving and filing requests share the per-client limit of questions: each
+    /// may post to the team's tracker with its token.
+    fn limit(&self) -> Result<(), ApiError> {
+        use governor::clock::{Clock, DefaultClock};
+        if let Err(not_until) = self.state.per_client.check_key(&self.rate_key) {
+            crate::metrics::METRICS
+                .rate_limited
+                .with_label_values(&["per_client"])
+                .inc();
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            return Err(public(ApiFailure::rate_limited(
+                wait.as_secs_f64().ceil() as u64
+            )));
+        }
+        Ok(())
+    }
+
     async fn saved(&self, id: i64) -> Result<RequestSaved, ApiError> {
         self.state
             .db
@@ -300,13 +344,22 @@ pub async fn server_fn(State(state): State<AppState>, req: Request<Body>) -> Res
         return ApiFailure::client(ErrorCode::NotFound, ErrorCode::NotFound.default_message())
             .into_response();
     }
-    let owner = req
+    let (owner, rate_key) = req
         .extensions()
         .get::<super::guard::Caller>()
-        .map(|c| c.owner.clone())
+        .map(|c| (c.owner.clone(), c.rate_key.clone()))
         // Only reachable without the guard (never in the router): see nothing.
-        .unwrap_or_else(|| crate::memory::Owner::Id(crate::memory::new_id()));
-    let backend: SharedBackend = Arc::new(ServerBackend { state, owner });
+        .unwrap_or_else(|| {
+            (
+                crate::memory::Owner::Id(crate::memory::new_id()),
+                String::new(),
+            )
+        });
+    let backend: SharedBackend = Arc::new(ServerBackend {
+        state,
+        owner,
+        rate_key,
+    });
     let res = leptos_axum::handle_server_fns_with_context(
         move || leptos::prelude::provide_context(backend.clone()),
         req,

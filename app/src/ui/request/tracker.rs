@@ -18,18 +18,15 @@ pub fn TrackerNote(
     saved: RwSignal<Option<RequestSaved>>,
 ) -> impl IntoView {
     let busy = RwSignal::new(false);
+    // A refused choice keeps both buttons: the other one may still work.
+    let error = RwSignal::new(None::<String>);
     let choose = move |action: FileAction| {
         busy.set(true);
+        error.set(None);
         spawn_local(async move {
             match file_request(id, action).await {
                 Ok(s) => saved.set(Some(s)),
-                Err(e) => {
-                    saved.update(|s| {
-                        if let Some(s) = s {
-                            s.tracker = Some(TrackerOutcome::Failed { message: e.message });
-                        }
-                    });
-                }
+                Err(e) => error.set(Some(e.message)),
             }
             busy.set(false);
         });
@@ -69,6 +66,7 @@ pub fn TrackerNote(
                         disabled=move || busy.get() on:click=move |_| choose(FileAction::New)>
                         "Open a new issue"</button>
                 </div>
+                {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             </div>
         }
         .into_any(),

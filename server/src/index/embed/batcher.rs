@@ -74,7 +74,11 @@ where
     F: Fn(&[String]) -> Result<Vec<Vec<f32>>, EmbedError>,
 {
     let all: Vec<String> = batch.iter().flat_map(|j| j.texts.iter().cloned()).collect();
-    match embed(&all) {
+    // A panic in the model must not end the only embedding thread (every later
+    // query would fail until a restart): it fails this batch instead.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| embed(&all)))
+        .unwrap_or_else(|_| Err(EmbedError::Model("the model panicked on this batch".into())));
+    match result {
         Ok(vectors) => {
             let mut vectors = vectors.into_iter();
             for job in batch {
@@ -118,6 +122,23 @@ mod tests {
         }
         let n = passes.load(Ordering::SeqCst);
         assert!(n < 20, "20 callers took {n} passes");
+    }
+
+    #[tokio::test]
+    async fn a_panicking_pass_fails_its_queries_and_the_thread_lives_on() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counted = calls.clone();
+        let batcher = Batcher::start(move |texts| {
+            if counted.fetch_add(1, Ordering::SeqCst) == 0 {
+                panic!("model bug");
+            }
+            Ok(texts.iter().map(|_| vec![1.0]).collect())
+        });
+        assert!(batcher.embed(vec!["a".into()]).await.is_err());
+        assert_eq!(
+            batcher.embed(vec!["b".into()]).await.unwrap(),
+            vec![vec![1.0]]
+        );
     }
 
     #[tokio::test]
