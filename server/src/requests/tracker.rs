@@ -100,12 +100,8 @@ impl Tracker {
         }
         let terms: Vec<&str> = words.iter().take(8).map(String::as_str).collect();
         let q = format!("{} repo:{repo} is:issue is:open", terms.join(" "));
-        let res = http
-            .get(format!("{api}/search/issues"))
+        let res = github(http.get(format!("{api}/search/issues")), token)
             .query(&[("q", q.as_str()), ("per_page", "5")])
-            .bearer_auth(token)
-            .header("accept", "application/vnd.github+json")
-            .header("x-github-api-version", "2022-11-28")
             .send()
             .await
             .map_err(TrackerError::Unreachable)?;
@@ -140,11 +136,7 @@ impl Tracker {
                 token,
                 labels,
             } => {
-                let res = http
-                    .post(format!("{api}/repos/{repo}/issues"))
-                    .bearer_auth(token)
-                    .header("accept", "application/vnd.github+json")
-                    .header("x-github-api-version", "2022-11-28")
+                let res = github(http.post(format!("{api}/repos/{repo}/issues")), token)
                     .json(&json!({"title": f.title, "body": f.body, "labels": labels}))
                     .send()
                     .await
@@ -187,11 +179,8 @@ impl Tracker {
         else {
             return self.open(f).await;
         };
-        let res = http
-            .post(format!("{api}/repos/{repo}/issues/{number}/comments"))
-            .bearer_auth(token)
-            .header("accept", "application/vnd.github+json")
-            .header("x-github-api-version", "2022-11-28")
+        let url = format!("{api}/repos/{repo}/issues/{number}/comments");
+        let res = github(http.post(url), token)
             .json(&json!({"body": format!("Asked for again in Registry Chat:\n\n{}", f.body)}))
             .send()
             .await
@@ -205,6 +194,13 @@ impl Tracker {
             number,
         })
     }
+}
+
+/// A GitHub REST call with the token and the API version GitHub documents.
+fn github(b: reqwest::RequestBuilder, token: &str) -> reqwest::RequestBuilder {
+    b.bearer_auth(token)
+        .header("accept", "application/vnd.github+json")
+        .header("x-github-api-version", "2022-11-28")
 }
 
 /// Share of the request title's content words an issue title must have to be

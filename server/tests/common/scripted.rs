@@ -87,16 +87,27 @@ impl Drop for Open {
     }
 }
 
+type Seen = Arc<Mutex<Vec<Recorded>>>;
+type OpenCount = Arc<std::sync::atomic::AtomicUsize>;
+
 impl Scripted {
-    pub async fn start(replies: Vec<Reply>) -> Scripted {
+    /// The scripted routes, with handles on what they record.
+    fn app(replies: Vec<Reply>) -> (Router, Seen, OpenCount) {
         let script = Script {
             replies: Arc::new(Mutex::new(replies)),
             seen: Arc::new(Mutex::new(Vec::new())),
             open: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
         };
-        let seen = script.seen.clone();
-        let open = script.open.clone();
-        let app = Router::new().fallback(handle).with_state(script);
+        let (seen, open) = (script.seen.clone(), script.open.clone());
+        (
+            Router::new().fallback(handle).with_state(script),
+            seen,
+            open,
+        )
+    }
+
+    pub async fn start(replies: Vec<Reply>) -> Scripted {
+        let (app, seen, open) = Self::app(replies);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let task = tokio::spawn(async move {
@@ -117,14 +128,7 @@ impl Scripted {
         replies: Vec<Reply>,
         cert: &rcgen::CertifiedKey<rcgen::KeyPair>,
     ) -> Scripted {
-        let script = Script {
-            replies: Arc::new(Mutex::new(replies)),
-            seen: Arc::new(Mutex::new(Vec::new())),
-            open: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
-        };
-        let seen = script.seen.clone();
-        let open = script.open.clone();
-        let app = Router::new().fallback(handle).with_state(script);
+        let (app, seen, open) = Self::app(replies);
         let key =
             rustls::pki_types::PrivateKeyDer::try_from(cert.signing_key.serialize_der()).unwrap();
         let tls = rustls::ServerConfig::builder_with_provider(Arc::new(
