@@ -175,12 +175,11 @@ fn every_setting_is_listed_and_documented_in_the_readme() {
     }
 }
 
-#[test]
-fn serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() {
-    let dir = tempfile::tempdir().unwrap();
+/// `serve` on a free port, and the URL it prints (without the trailing `/`).
+fn serve(data_dir: &std::path::Path) -> (std::process::Child, String) {
     let mut child = bin()
         .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
-        .arg(dir.path())
+        .arg(data_dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -197,6 +196,13 @@ fn serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() {
         .trim_end_matches('/')
         .to_string();
     assert!(url.starts_with("http://127.0.0.1:"), "{line}");
+    (child, url)
+}
+
+#[test]
+fn serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, url) = serve(dir.path());
 
     let rt = tokio::runtime::Runtime::new().unwrap();
     let health: serde_json::Value = rt.block_on(async {
@@ -450,18 +456,7 @@ fn the_load_benchmark_streams_real_turns_and_finds_them_saved() {
     let dir = tempfile::tempdir().unwrap();
     let (ok, _, err) = run(bin().args(["index", "-q", "--data-dir"]).arg(dir.path()));
     assert!(ok, "{err}");
-    let mut child = bin()
-        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
-        .arg(dir.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line.trim().rsplit(' ').next().unwrap().to_string();
+    let (mut child, url) = serve(dir.path());
     let questions = dir.path().join("questions.txt");
     std::fs::write(
         &questions,
