@@ -210,6 +210,19 @@ async fn typos_filters_and_calibrated_scores() {
             .all(|b| (0.0..=1.0).contains(&b.score))
     );
     assert!(!good.no_match && none.no_match);
+    // A change no bundle performs: the nearest read-only bundle is not an answer.
+    let purge = searcher
+        .search("purge the messages stuck in the orders queue", &opts)
+        .await
+        .unwrap();
+    assert!(purge.no_match, "{:?}", purge.bundles.first());
+    assert!(
+        purge.bundles[0]
+            .signals
+            .fired
+            .iter()
+            .any(|f| f == "action-missing")
+    );
     assert!(good.bundles[0].score > none.bundles[0].score + 0.2);
     assert!(
         !good.bundles[0].matched.is_empty(),

@@ -6,7 +6,7 @@ use super::plan::Plan;
 use crate::graph::Correlation;
 use crate::query::Query;
 use crate::search::{
-    BundleHit, DocHit, KeywordHit, SearchError, SearchOptions, Searcher, no_match_below,
+    BundleHit, DocHit, KeywordHit, SearchError, SearchOptions, Searcher, nothing_fits,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -126,10 +126,7 @@ pub async fn retrieve(
     out.keywords
         .sort_by(|a, b| b.rank.total_cmp(&a.rank).then_with(|| a.id.cmp(&b.id)));
     out.keywords.truncate(5);
-    out.no_match = out
-        .bundles
-        .first()
-        .is_none_or(|b| b.score < no_match_below(searcher.embedder().id()));
+    out.no_match = nothing_fits(out.bundles.first(), searcher.embedder().id());
     let keys: Vec<&str> = out.bundles.iter().map(|b| b.key.as_str()).collect();
     out.correlations
         .retain(|c| keys.contains(&c.a.as_str()) && keys.contains(&c.b.as_str()));

@@ -496,7 +496,9 @@ impl Agent {
                     if *t == st.query.text {
                         st.query.clone()
                     } else {
-                        snapshot.understand(t)
+                        let mut q = snapshot.understand(t);
+                        q.inherit_evidence(&st.query);
+                        q
                     }
                 })
                 .collect();

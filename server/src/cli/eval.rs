@@ -75,7 +75,17 @@ async fn retrieval(
     let mut lines = Vec::new();
     let r = eval::run_retrieval_with(&searcher, questions, &options, |q, res| {
         if args.dump.is_some() {
-            lines.push(serde_json::json!({"q": q, "explain": res.explain}).to_string());
+            lines.push(
+                serde_json::json!({
+                    "q": q,
+                    "explain": res.explain,
+                    "bundles": res.bundles,
+                    "no_match": res.no_match,
+                    "uncovered": res.uncovered,
+                    "unknown": res.unknown,
+                })
+                .to_string(),
+            );
         }
     })
     .await?;

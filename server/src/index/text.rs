@@ -200,6 +200,20 @@ pub fn tokens(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Hyphen- or underscore-joined names written as one word ("fluent-bit" →
+/// "fluentbit", "cert_manager" → "certmanager"): users type product names either
+/// way, and a question saying "fluentbit" is about what the catalog calls
+/// "fluent-bit".
+pub fn compounds(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+        .filter(|w| w.contains(['-', '_']))
+        .filter_map(|w| {
+            let parts: Vec<&str> = w.split(['-', '_']).filter(|p| !p.is_empty()).collect();
+            (parts.len() >= 2 && parts.iter().all(|p| p.chars().all(char::is_alphabetic)))
+                .then(|| parts.concat().to_lowercase())
+        })
+}
+
 /// Meaningful query terms: tokens minus stopwords and one-letter noise, with
 /// identifier parts of camelCase and snake_case words added.
 pub fn query_terms(text: &str) -> Vec<String> {
@@ -287,6 +301,13 @@ mod tests {
             vec!["pods", "crashloopbackoff", "crash", "loop", "back"]
         );
         assert_eq!(query_terms("k8s-pod health"), vec!["k8s", "pod", "health"]);
+    }
+
+    #[test]
+    fn joined_names_are_words_too() {
+        let c: Vec<String> =
+            compounds("Ships logs with fluent-bit; uses cert_manager, k8s-pod and a-").collect();
+        assert_eq!(c, vec!["fluentbit", "certmanager"]);
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct Concept {
 pub struct Action {
     pub name: String,
     pub forms: Vec<Phrase>,
+    /// Other words a bundle's name or tasks use for the same change ("Update Helm
+    /// Release" performs an upgrade); never read as a request in a question.
+    pub performed_by: Vec<String>,
 }
 
 /// What the registry calls its parts, in both vocabularies.
@@ -104,6 +107,8 @@ struct ActionsFile {
 struct ActionRow {
     name: String,
     forms: Vec<String>,
+    #[serde(default)]
+    performed_by: Vec<String>,
 }
 #[derive(Deserialize)]
 struct TermsFile {
@@ -208,6 +213,7 @@ impl Lexicon {
                 .map(|a| Action {
                     name: a.name,
                     forms: phrases(&a.forms),
+                    performed_by: a.performed_by,
                 })
                 .collect(),
             roles,

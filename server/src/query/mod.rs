@@ -234,6 +234,24 @@ impl Query {
         (!self.concepts.is_empty()).then(|| format!("{} ({})", self.text, self.concepts.join(" ")))
     }
 
+    /// Takes on what `question` says about coverage: the changes it asks for and the
+    /// names the catalog lacks. A planned variation ("key terms alone", a rewrite)
+    /// can drop the very word that shows nothing fits ("purge", "rabbitmq"), and its
+    /// results would then be judged on less than the user asked.
+    pub fn inherit_evidence(&mut self, question: &Query) {
+        for (mine, theirs) in [
+            (&mut self.actions, &question.actions),
+            (&mut self.uncovered, &question.uncovered),
+            (&mut self.unknown, &question.unknown),
+        ] {
+            for x in theirs {
+                if !mine.contains(x) {
+                    mine.push(x.clone());
+                }
+            }
+        }
+    }
+
     /// Does the question ask about one of the registry's roles (either vocabulary)?
     pub fn mentions(&self, role: Role) -> bool {
         self.roles.contains(&role)

@@ -150,6 +150,22 @@ fn actions_only_in_request_position() {
     );
 }
 
+/// A planned variation is judged on everything the user asked: the change they
+/// want and the names the catalog lacks stay even when its words dropped them.
+#[test]
+fn variations_keep_the_questions_evidence() {
+    let v = vocab();
+    let question = Query::parse("purge the kafka queue, then restart the deployment", &v);
+    assert_eq!(question.uncovered, vec!["kafka".to_string()]);
+    let mut variation = Query::parse("queue deployment", &v);
+    assert!(variation.actions.is_empty() && variation.uncovered.is_empty());
+    variation.inherit_evidence(&question);
+    assert_eq!(variation.actions, question.actions);
+    assert!(variation.actions.contains(&"purge".to_string()));
+    assert_eq!(variation.uncovered, vec!["kafka".to_string()]);
+    assert_eq!(variation.text, "queue deployment", "its own words stay");
+}
+
 #[test]
 fn coverage_typos_and_names() {
     let v = vocab();

@@ -54,8 +54,11 @@ pub struct CorpusVocab {
     pub platform_of: HashMap<String, String>,
     pub names: Vec<(Phrase, NameRef)>,
     pub resource_stems: HashSet<String>,
-    /// Per bundle (snapshot order): stems of its task and SLI names.
+    /// Per bundle (snapshot order): stems of its task and SLI names and its display
+    /// name: the words for what it does ("Restart Deployment").
     pub bundle_task_stems: Vec<HashSet<String>>,
+    /// Per bundle: stems of its display name alone, what it is for ("Helm Update").
+    pub bundle_name_stems: Vec<HashSet<String>>,
     /// Common English words (the embedder's whole-word vocabulary), when known.
     pub common: Option<HashSet<String>>,
 }
@@ -101,7 +104,10 @@ impl CorpusVocab {
                     .entry(b.platform)
                     .or_default() += 1;
             }
+            let name_stems: HashSet<String> = stems(&words(b.display_name)).into_iter().collect();
+            task_stems.extend(name_stems.iter().cloned());
             v.bundle_task_stems.push(task_stems);
+            v.bundle_name_stems.push(name_stems);
             for name in [b.display_name, b.slug] {
                 let p = Phrase::new(name);
                 if p.len() >= 2 {

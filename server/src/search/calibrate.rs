@@ -69,6 +69,18 @@ pub fn no_match_below(embedder_id: &str) -> f32 {
     }
 }
 
+/// "The registry has nothing for this": the best result is weak, or the question
+/// asks for a change (purge, sync, restore) and the best result is a read-only
+/// bundle none of whose tasks performs it. Such a bundle can only look at the
+/// problem, so offering it as the answer would be wrong however close its words
+/// are; the answer still lists it as the nearest diagnostic.
+pub fn nothing_fits(top: Option<&super::BundleHit>, embedder_id: &str) -> bool {
+    top.is_none_or(|b| {
+        b.score < no_match_below(embedder_id)
+            || (b.access == "read-only" && b.signals.fired.iter().any(|f| f == "action-missing"))
+    })
+}
+
 pub fn calibrated(embedder_id: &str, fused: f32, e: &Evidence) -> f32 {
     let m = model(embedder_id);
     let z = m.fused * fused
@@ -90,4 +102,40 @@ pub fn calibrated_section(embedder_id: &str, score: f32) -> f32 {
         (7.63, -3.37)
     };
     1.0 / (1.0 + (-(a * score + b)).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{BundleHit, Signals};
+
+    fn hit(score: f32, access: &str, fired: &[&str]) -> BundleHit {
+        BundleHit {
+            score,
+            access: access.into(),
+            signals: Signals {
+                fired: fired.iter().map(|f| f.to_string()).collect(),
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    /// A read-only bundle cannot perform the change asked for, however close its
+    /// words; a read-write one lacking it is judged on its score.
+    #[test]
+    fn nothing_fits_when_the_best_only_looks() {
+        let id = "minilm-l6-v2";
+        assert!(nothing_fits(None, id));
+        assert!(nothing_fits(Some(&hit(0.1, "read-write", &[])), id));
+        assert!(!nothing_fits(Some(&hit(0.8, "read-only", &["vector"])), id));
+        assert!(nothing_fits(
+            Some(&hit(0.8, "read-only", &["vector", "action-missing"])),
+            id
+        ));
+        assert!(!nothing_fits(
+            Some(&hit(0.8, "read-write", &["action-missing"])),
+            id
+        ));
+    }
 }

@@ -7,7 +7,7 @@ mod rank;
 mod snapshot;
 mod types;
 
-pub use calibrate::{Evidence, calibrated, calibrated_section, no_match_below};
+pub use calibrate::{Evidence, calibrated, calibrated_section, no_match_below, nothing_fits};
 pub use snapshot::{BundleMeta, ChunkMeta, DocMeta, KeywordMeta, Snapshot, catalog_generation};
 pub use types::*;
 

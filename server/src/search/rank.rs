@@ -9,7 +9,7 @@
 //! see README), then calibration to a probability, filters, MMR, and the no-match
 //! decision.
 
-use super::calibrate::{Evidence, calibrated, calibrated_section, no_match_below};
+use super::calibrate::{Evidence, calibrated, calibrated_section, nothing_fits};
 use super::snapshot::Snapshot;
 use super::types::*;
 use crate::graph::{Correlation, correlate, link_entities};
@@ -244,31 +244,37 @@ pub fn search(
     let intent = &query.platforms;
     out.uncovered = query.uncovered.clone();
     out.unknown = query.unknown.clone();
-    // An action is performed by a bundle whose task names use its name or one of
-    // its one-word forms ("restart", "bounce").
-    let action_stems: Vec<Vec<String>> = query
+    // An action is performed by a bundle whose task names or display name use its
+    // name or one of its one-word forms ("restart", "bounce"), or whose display name
+    // uses another word for it ("Helm Update" upgrades). Task names are full of
+    // incidental words ("Restart with Rolling Update"), so synonyms count only in
+    // the name, which says what the bundle is for.
+    let action_words: Vec<(Vec<String>, Vec<String>)> = query
         .actions
         .iter()
         .map(|name| {
-            let mut v = vec![stem(name)];
+            let mut forms = vec![stem(name)];
+            let mut synonyms = Vec::new();
             if let Some(a) = LEXICON.actions.iter().find(|a| &a.name == name) {
-                v.extend(
+                forms.extend(
                     a.forms
                         .iter()
                         .filter(|f| !f.text.contains(' '))
                         .map(|f| stem(&f.text)),
                 );
+                synonyms.extend(a.performed_by.iter().map(|w| stem(w)));
             }
-            v
+            (forms, synonyms)
         })
         .collect();
     for (b, a) in acc.iter_mut() {
         a.platform = platform_prior(intent, &s.bundles[*b as usize].platform);
         // A change the user asks for that none of the bundle's tasks performs.
         let tasks = &s.vocab.bundle_task_stems[*b as usize];
-        a.action_missing = action_stems
-            .iter()
-            .any(|forms| !forms.iter().any(|x| tasks.contains(x)));
+        let name = &s.vocab.bundle_name_stems[*b as usize];
+        a.action_missing = action_words.iter().any(|(forms, synonyms)| {
+            !forms.iter().any(|x| tasks.contains(x)) && !synonyms.iter().any(|x| name.contains(x))
+        });
     }
     if let Some(x) = out.explain.as_mut() {
         x.graph = acc
@@ -390,10 +396,7 @@ pub fn search(
             matched: matched_tasks(s, &a),
         });
     }
-    out.no_match = out
-        .bundles
-        .first()
-        .is_none_or(|b| b.score < no_match_below(&s.embedder_id));
+    out.no_match = nothing_fits(out.bundles.first(), &s.embedder_id);
 
     // Docs and keywords use the better of the plain and concept-expanded question.
     let best_cos: Vec<(u32, f32)> = chunk_cos

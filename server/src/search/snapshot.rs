@@ -253,7 +253,9 @@ impl Snapshot {
             )?;
             let rows = st.query_map([], |r| r.get::<_, String>(0))?;
             for t in rows {
-                words.extend(crate::index::text::tokens(&t?));
+                let t = t?;
+                words.extend(crate::index::text::tokens(&t));
+                words.extend(crate::index::text::compounds(&t));
             }
         }
         let vocab = corpus_vocab(&bundles, &chunks, &keywords, words, common);
