@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod markdown;
+pub mod routes;
 #[cfg(feature = "csr")]
 pub mod ui;
 

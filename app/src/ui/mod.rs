@@ -43,7 +43,7 @@ fn Shell() -> impl IntoView {
     let shared = Shared::get();
     keys::install(shared);
     let location = use_location();
-    let on_admin = Memo::new(move |_| admin::is_admin_path(&location.pathname.get()));
+    let on_admin = Memo::new(move |_| crate::routes::is_admin_path(&location.pathname.get()));
     move || {
         if on_admin.get() {
             view! { <admin::AdminConsole /> }.into_any()

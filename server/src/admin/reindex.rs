@@ -1,10 +1,11 @@
-//! The admin reindex: one background job at a time, re-reading the configured
-//! sources (or the bundled samples), embedding what changed with the embedder
-//! already loaded, rebuilding the graph and swapping in the new search snapshot.
+//! The admin reindex: one background job at a time running the reindex pipeline
+//! (`crate::reindex`) over the configured sources (or the bundled samples), with
+//! the embedder already loaded, and swapping in the new search snapshot.
 //! The old snapshot answers questions throughout; progress is polled.
 
 use crate::config::Config;
 use crate::ingest::{self, IndexOptions};
+use crate::reindex::{Reindex, ReindexError, Step};
 use crate::search::Searcher;
 use crate::store::Db;
 use app::api::admin::ReindexJob;
@@ -14,20 +15,6 @@ use std::sync::{Arc, Mutex};
 #[derive(Clone, Default)]
 pub struct Reindexer {
     job: Arc<Mutex<ReindexJob>>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum ReindexError {
-    #[error(transparent)]
-    Ingest(#[from] crate::ingest::IngestError),
-    #[error("embedding: {0}")]
-    Embed(#[from] crate::index::build::BuildError),
-    #[error(transparent)]
-    Store(#[from] crate::store::StoreError),
-    #[error("loading the new index: {0}")]
-    Search(#[from] crate::search::SearchError),
-    #[error("the index task stopped unexpectedly: {0}")]
-    Task(#[from] tokio::task::JoinError),
 }
 
 /// A job is already running.
@@ -118,27 +105,28 @@ impl Reindexer {
         searcher: &Searcher,
     ) -> Result<String, ReindexError> {
         let request = ingest::configured_request(config)?;
-        let (db2, dir) = (db.clone(), config.data_dir.clone());
-        let report = tokio::task::spawn_blocking(move || {
-            ingest::run(&db2, &dir, &request, &IndexOptions::default())
+        let run = Reindex::start(db, &config.data_dir)?;
+        // The catalog step blocks (git, files); the run comes back with the lock.
+        let (report, run) = tokio::task::spawn_blocking(move || {
+            run.catalog(&request, &IndexOptions::default())
+                .map(|r| (r, run))
         })
         .await??;
         let (bundles, tasks, _, _, _, warnings) = report.totals();
         self.update(|j| j.stage = "embedding".into());
-        let embedder = searcher.embedder().clone();
-        let embed =
-            crate::index::build::embed_missing_with(db, embedder.as_ref(), &|done, total| {
-                self.update(|j| {
+        let on_step = |step: Step| {
+            self.update(|j| match step {
+                Step::Embedding { done, total } => {
                     j.done = done;
                     j.total = total;
-                })
+                }
+                Step::Graph => j.stage = "graph".into(),
+                Step::Loading => j.stage = "loading the new index".into(),
             })
+        };
+        let (embed, graph) = run
+            .retrieval(searcher.embedder().clone(), Some(searcher), &on_step)
             .await?;
-        self.update(|j| j.stage = "graph".into());
-        let (db2, id) = (db.clone(), embedder.id().to_string());
-        let graph = tokio::task::spawn_blocking(move || crate::graph::rebuild(&db2, &id)).await??;
-        self.update(|j| j.stage = "loading the new index".into());
-        searcher.refresh().await?;
         Ok(format!(
             "{} collections, {bundles} bundles, {tasks} tasks, {warnings} warnings{}; embedded {} chunks ({} cached); graph {} nodes, {} edges; {:.1}s",
             report.collections.len(),

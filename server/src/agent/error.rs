@@ -1,5 +1,4 @@
 use crate::store::StoreError;
-use crate::web::ApiFailure;
 use app::api::ErrorCode;
 
 #[derive(Debug, thiserror::Error)]
@@ -32,17 +31,6 @@ impl AgentError {
         match self {
             AgentError::QuestionEmpty | AgentError::QuestionTooLong { .. } => self.to_string(),
             other => other.code().default_message().to_string(),
-        }
-    }
-}
-
-impl From<AgentError> for ApiFailure {
-    fn from(e: AgentError) -> Self {
-        match e {
-            AgentError::QuestionEmpty | AgentError::QuestionTooLong { .. } => {
-                ApiFailure::client(e.code(), e.public_message())
-            }
-            other => ApiFailure::internal(other.code(), other),
         }
     }
 }

@@ -10,13 +10,15 @@ pub mod library;
 pub mod plan;
 pub mod retrieve;
 pub mod rewrite;
+mod sink;
 pub mod tools;
 mod turn;
 mod understand;
 
 pub use collect::{Collected, collect};
 pub use error::AgentError;
-pub use turn::{Capture, ClientGone, Sink, Turn, TurnOptions};
+pub use sink::{ClientGone, Sink};
+pub use turn::{Capture, Turn, TurnOptions};
 
 use crate::config::Config;
 use crate::llm::LlmClient;

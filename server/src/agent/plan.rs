@@ -11,6 +11,10 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
+/// Hard cap on searches in one turn (planned queries and tool calls together): the
+/// plan owns how much searching a turn may do.
+pub const MAX_SEARCHES: usize = 30;
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Route {
@@ -121,7 +125,7 @@ fn queries(question: &str, rw: &Rewrite) -> Vec<String> {
             out.push(t);
         }
     }
-    out.truncate(super::retrieve::MAX_SEARCHES);
+    out.truncate(MAX_SEARCHES);
     out
 }
 

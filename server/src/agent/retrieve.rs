@@ -2,7 +2,7 @@
 //! merged (best score per bundle, matched tasks united), with the relations among the
 //! final bundles from the knowledge graph.
 
-use super::plan::Plan;
+use super::plan::{MAX_SEARCHES, Plan};
 use crate::graph::Correlation;
 use crate::query::Query;
 use crate::search::{
@@ -16,9 +16,6 @@ use std::time::Instant;
 /// maximum let a stripped-down variation outrank the right bundle (agent eval R@1
 /// 0.882 at 1.0, 0.906 at 0.8 and below; variations still add candidates).
 const VARIATION_WEIGHT: f32 = 0.8;
-
-/// Hard cap on searches in one turn (tool calls included).
-pub const MAX_SEARCHES: usize = 30;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SearchTrace {

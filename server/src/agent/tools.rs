@@ -2,7 +2,7 @@
 //! note when long; identical calls within a turn are answered from a cache; searches
 //! share the turn's hard cap of 30.
 
-use super::retrieve::MAX_SEARCHES;
+use super::plan::MAX_SEARCHES;
 use crate::index::embed::Purpose;
 use crate::llm::ToolSpec;
 use crate::search::{Filters, SearchOptions, Searcher};

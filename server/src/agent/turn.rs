@@ -9,6 +9,8 @@ use super::classify::{self, Category, Classification};
 use super::plan::{self, Plan};
 use super::retrieve::{self, Retrieval};
 use super::rewrite::{self, Rewrite};
+use super::sink::{ClientGone, Sink};
+
 use super::tools::ToolBox;
 use super::{Agent, AgentError};
 use crate::memory::{self, SessionContext, TurnRecord};
@@ -69,75 +71,8 @@ impl Stream for Turn {
     }
 }
 
-/// How long an event may wait for a client that stopped reading (its buffer is
-/// full) before the turn is dropped as if the client had left.
-const SEND_DEADLINE: Duration = Duration::from_secs(30);
 /// How often the text streamed so far is written to the live turn row.
 const PARTIAL_EVERY: Duration = Duration::from_millis(500);
-
-/// Where a turn writes its events. Sending fails when the client left or stopped
-/// reading.
-pub struct Sink {
-    tx: mpsc::Sender<ChatEvent>,
-    pace: Duration,
-    /// The answer text streamed so far (saved while the turn is live).
-    streamed: Arc<std::sync::Mutex<String>>,
-    /// When the first answer text went out (the latency users feel).
-    first_token: std::sync::OnceLock<Instant>,
-}
-
-impl Sink {
-    pub async fn send(&self, ev: ChatEvent) -> Result<(), ClientGone> {
-        if let ChatEvent::Token { text } = &ev {
-            self.first_token.get_or_init(Instant::now);
-            if let Ok(mut s) = self.streamed.lock() {
-                s.push_str(text);
-            }
-        }
-        self.tx
-            .send_timeout(ev, SEND_DEADLINE)
-            .await
-            .map_err(|_| ClientGone)
-    }
-
-    pub async fn stage(&self, name: &str, detail: &str) -> Result<(), ClientGone> {
-        self.send(ChatEvent::stage(name, detail)).await
-    }
-
-    pub async fn token(&self, text: &str) -> Result<(), ClientGone> {
-        self.send(ChatEvent::token(text)).await
-    }
-
-    /// Streams offline text: without a pace, word by word (the CLI and eval); with
-    /// one, in at most `OFFLINE_PIECES` pieces spread over `OFFLINE_WITHIN`, so a
-    /// ready answer appears at once with a hint of motion rather than at typing
-    /// speed.
-    pub async fn text(&self, text: &str) -> Result<(), ClientGone> {
-        let words: Vec<&str> = text.split_inclusive([' ', '\n']).collect();
-        if self.pace.is_zero() {
-            for w in words {
-                self.send(ChatEvent::token(w)).await?;
-            }
-            return Ok(());
-        }
-        let per = words.len().div_ceil(OFFLINE_PIECES).max(1);
-        let pieces = words.len().div_ceil(per).max(1);
-        let pause = (OFFLINE_WITHIN / pieces as u32).min(self.pace);
-        for group in words.chunks(per) {
-            self.send(ChatEvent::token(group.concat())).await?;
-            tokio::time::sleep(pause).await;
-        }
-        Ok(())
-    }
-}
-
-/// An offline answer is fully shown within this, in at most this many pieces.
-const OFFLINE_WITHIN: Duration = Duration::from_millis(250);
-const OFFLINE_PIECES: usize = 25;
-
-/// The receiving side was dropped; stop working.
-#[derive(Debug)]
-pub struct ClientGone;
 
 /// What a turn has produced so far, saved whatever the outcome.
 #[derive(Default)]
@@ -312,12 +247,7 @@ impl Agent {
         let agent = self.clone();
         tokio::spawn(
             async move {
-                let sink = Sink {
-                    tx,
-                    pace: options.pace,
-                    streamed: Default::default(),
-                    first_token: Default::default(),
-                };
+                let sink = Sink::new(tx, options.pace);
                 let mut state = State {
                     id: crate::memory::new_id(),
                     // A fresh id until the context is loaded, so even a turn interrupted
@@ -349,17 +279,15 @@ impl Agent {
                     let partial = agent.save_partials(&turn_id, &sink, options.dry_run);
                     tokio::select! {
                         _ = options.shutdown.cancelled() => Err(Failure::ShuttingDown),
-                        _ = sink.tx.closed() => Err(Failure::ClientGone),
+                        _ = sink.closed() => Err(Failure::ClientGone),
                         _ = budget => Err(Failure::OverBudget),
                         _ = partial => Err(Failure::ClientGone),
                         r = work => r,
                     }
                 };
                 // What reached the client, when the turn ends before writing its answer.
-                if state.answer.is_empty()
-                    && let Ok(s) = sink.streamed.lock()
-                {
-                    state.answer = s.clone();
+                if state.answer.is_empty() {
+                    state.answer = sink.streamed();
                 }
                 if !options.dry_run {
                     record_metrics(&state, &outcome);
@@ -550,7 +478,7 @@ impl Agent {
         }
         st.timings
             .push(("total", t_all.elapsed().as_secs_f64() * 1000.0));
-        if let Some(first) = sink.first_token.get() {
+        if let Some(first) = sink.first_token() {
             st.timings.push((
                 "first_token",
                 first.duration_since(t_all).as_secs_f64() * 1000.0,
@@ -592,10 +520,10 @@ impl Agent {
         let mut saved = 0usize;
         loop {
             tokio::time::sleep(PARTIAL_EVERY).await;
-            let text = match sink.streamed.lock() {
-                Ok(s) if s.len() != saved => s.clone(),
-                _ => continue,
-            };
+            let text = sink.streamed();
+            if text.len() == saved {
+                continue;
+            }
             saved = text.len();
             let id = turn_id.to_string();
             if let Err(e) = self

@@ -30,7 +30,7 @@ pub struct ChatArgs {
 
 pub(super) async fn open_agent(config: &Config) -> anyhow::Result<Arc<Agent>> {
     let db = super::open_db(config)?;
-    let state = crate::web::AppState::open(config.clone(), db).await?;
+    let state = crate::services::Services::open(config.clone(), db).await?;
     Ok(state.agent.clone())
 }
 

@@ -4,6 +4,7 @@ use crate::config::Config;
 use crate::ingest::{
     self, CollectionSource, DocSource, IndexOptions, IndexReport, IndexRequest, Location, source,
 };
+use crate::reindex::{Reindex, Step};
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -48,12 +49,26 @@ pub fn run(config: &Config, args: &IndexArgs) -> anyhow::Result<()> {
         progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
         ..Default::default()
     };
-    let report = ingest::run(&db, &config.data_dir, &request, &options)?;
+    let run = Reindex::start(&db, &config.data_dir)?;
+    let report = run.catalog(&request, &options)?;
     if !args.json {
         print_report(&report);
     }
     // The catalog is committed; now the retrieval index on top of it.
-    let retrieval = super::runtime()?.block_on(refresh_retrieval(config, &db, options.progress));
+    let bar = crate::index::build::progress_bar(options.progress);
+    let retrieval = super::runtime()?.block_on(async {
+        let embedder = crate::index::embed::from_config(config)?;
+        let on_step = |step: Step| {
+            if let Step::Embedding { done, total } = step {
+                bar.set_length(total);
+                bar.set_position(done);
+            } else {
+                bar.finish_and_clear();
+            }
+        };
+        anyhow::Ok(run.retrieval(embedder, None, &on_step).await?)
+    });
+    bar.finish_and_clear();
     match retrieval {
         Ok((embed, graph)) => {
             if args.json {
@@ -89,24 +104,6 @@ pub fn run(config: &Config, args: &IndexArgs) -> anyhow::Result<()> {
             ))
         }
     }
-}
-
-/// Embeds new chunks with the configured embedder and rebuilds the graph.
-pub(crate) async fn refresh_retrieval(
-    config: &Config,
-    db: &crate::store::Db,
-    progress: bool,
-) -> anyhow::Result<(crate::index::build::EmbedReport, crate::graph::GraphReport)> {
-    let embedder = crate::index::embed::from_config(config)?;
-    let embed = crate::index::build::embed_missing(db, embedder.as_ref(), progress).await?;
-    let graph = crate::graph::rebuild(db, embedder.id())?;
-    if embed.embedded > 0 || embed.removed > 0 || graph.rebuilt {
-        // Loading the snapshot builds and saves the HNSW of a large corpus now,
-        // while the user expects to wait, not at the server's next start
-        // (a minute at 126k vectors; `scripts/bench-growth`).
-        crate::search::Searcher::open(db.clone(), embedder, config.data_dir.clone()).await?;
-    }
-    Ok((embed, graph))
 }
 
 /// Flags replace the config lists; with neither, the bundled sample registry.

@@ -17,8 +17,8 @@ fn runtime_main(config: Config) -> anyhow::Result<()> {
         })?;
         let local = listener.local_addr()?;
         let state = AppState::open(config, db).await?;
-        web::watch_index(&state, std::time::Duration::from_secs(5));
-        web::watch_retention(&state);
+        crate::services::watch_index(&state, std::time::Duration::from_secs(5));
+        crate::services::watch_retention(&state);
 
         let shutdown = state.shutdown.clone();
         tokio::spawn(async move {

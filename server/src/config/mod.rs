@@ -2,14 +2,18 @@
 //! `REGISTRY_CHAT_*` environment variables, then command-line flags, and validated
 //! once at start-up so a wrong setting fails fast with a message naming it.
 
+mod ca_file;
 mod load;
 mod secret;
 mod settings;
 mod validate;
+mod vocabulary;
 
+pub use ca_file::extra_roots;
 pub use load::{ConfigError, Overrides, load, unknown_env_vars};
 pub use secret::Secret;
 pub use settings::{ENV_PREFIX, SettingDoc, setting_docs};
+pub use vocabulary::Vocabulary;
 
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
@@ -28,7 +32,7 @@ pub struct Config {
     /// Which words answers use for the registry's parts (questions are understood
     /// in both): `codebundle` (codebundle, task, runbook, SLI) or `skill-template`
     /// (RunWhen's: Skill Template, Tool, Runbook, Monitor).
-    pub vocabulary: crate::query::Vocabulary,
+    pub vocabulary: Vocabulary,
     pub retention: RetentionConfig,
     /// Where saved codebundle requests are filed (GitHub issues or a webhook).
     pub requests: RequestsConfig,
@@ -90,6 +94,14 @@ impl Config {
             .clone()
             .unwrap_or_else(|| self.data_dir.join("models").join("all-MiniLM-L6-v2"))
     }
+}
+
+/// Whether `dir` holds a MiniLM model (weights, tokenizer, config): checked when
+/// the config is validated and again when the model loads.
+pub fn model_files_present(dir: &std::path::Path) -> bool {
+    ["model.safetensors", "tokenizer.json", "config.json"]
+        .iter()
+        .all(|f| dir.join(f).is_file())
 }
 
 /// How long conversations and their traces are kept (0 = for ever).

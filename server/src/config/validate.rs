@@ -192,7 +192,7 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
         ("embedder.ca_file", &config.embedder.ca_file),
     ] {
         if let Some(path) = file
-            && let Err(why) = crate::llm::tls::extra_roots(path)
+            && let Err(why) = super::extra_roots(path)
         {
             bad(key, &path.display(), why);
         }
@@ -232,7 +232,7 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
     }
     let emb = &config.embedder;
     match emb.kind {
-        super::EmbedderKind::Minilm if !crate::index::embed::files_present(&config.model_dir()) => bad(
+        super::EmbedderKind::Minilm if !super::model_files_present(&config.model_dir()) => bad(
             "embedder.model_dir",
             &config.model_dir().display(),
             "no model.safetensors, tokenizer.json and config.json here (run scripts/setup, or use embedder.kind = \"auto\")".into(),

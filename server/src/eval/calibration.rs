@@ -4,7 +4,7 @@
 //! result as wrong; questions with nothing to find or expect (meta, catalog) are left
 //! out, and so are turns that showed no result at all.
 
-use super::metrics::QuestionResult;
+use super::result::QuestionResult;
 use serde::Serialize;
 
 const BINS: usize = 10;

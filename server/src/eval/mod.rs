@@ -5,6 +5,7 @@ mod agent;
 pub mod calibration;
 pub mod golden;
 pub mod metrics;
+mod result;
 mod retrieval;
 
 pub use agent::run_agent;

@@ -60,7 +60,7 @@ fn norm(s: &str) -> String {
 pub fn rebuild(db: &Db, embedder_id: &str) -> Result<GraphReport, StoreError> {
     let embedder_id = embedder_id.to_string();
     db.write_blocking(move |conn| {
-        let generation = crate::search::catalog_generation(conn)?;
+        let generation = crate::store::catalog_generation(conn)?;
         let vectors: i64 = conn.query_row("SELECT count(*) FROM embeddings WHERE embedder = ?1", [&embedder_id], |r| r.get(0))?;
         let fingerprint = format!("{generation}:{embedder_id}:{vectors}");
         let current: Option<String> = rusqlite::OptionalExtension::optional(conn.query_row(

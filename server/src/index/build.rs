@@ -44,18 +44,7 @@ pub async fn embed_missing(
     embedder: &dyn Embedder,
     progress: bool,
 ) -> Result<EmbedReport, BuildError> {
-    let bar = if progress {
-        let b = indicatif::ProgressBar::new(0);
-        b.set_style(
-            indicatif::ProgressStyle::with_template("{prefix:>20} [{bar:30}] {pos}/{len} {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .progress_chars("=> "),
-        );
-        b.set_prefix("embedding");
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = progress_bar(progress);
     let report = embed_missing_with(db, embedder, &|done, total| {
         bar.set_length(total);
         bar.set_position(done);
@@ -63,6 +52,21 @@ pub async fn embed_missing(
     .await;
     bar.finish_and_clear();
     report
+}
+
+/// The CLI's embedding progress bar on stderr (hidden unless `show`).
+pub fn progress_bar(show: bool) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = indicatif::ProgressBar::new(0);
+    b.set_style(
+        indicatif::ProgressStyle::with_template("{prefix:>20} [{bar:30}] {pos}/{len} {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    b.set_prefix("embedding");
+    b
 }
 
 /// As `embed_missing`, reporting `(done, total)` texts after each batch (the admin

@@ -4,8 +4,6 @@
 //! written in the same transaction as the catalog, so they never disagree.
 
 use super::text::with_identifier_parts;
-use crate::ingest::BundleRecord;
-use crate::ingest::chunks::Chunk;
 use rusqlite::{Connection, Transaction, params};
 
 /// bm25 column weights for `bundle_fts(names, tasks, tags, docs, readme)`.
@@ -13,72 +11,49 @@ pub const BUNDLE_WEIGHTS: (f64, f64, f64, f64, f64) = (10.0, 5.0, 5.0, 2.0, 1.0)
 /// bm25 column weights for `chunk_fts(title, body)`.
 pub const CHUNK_WEIGHTS: (f64, f64) = (3.0, 1.0);
 
-pub fn write_bundle(tx: &Transaction, bundle_id: i64, b: &BundleRecord) -> rusqlite::Result<()> {
+/// The text of one bundle's `bundle_fts` row, column by column. Ingest composes it
+/// from its records; this module only stores and searches it, so the keyword index
+/// does not depend on how bundles are read.
+#[derive(Debug, Default)]
+pub struct BundleText {
+    pub names: String,
+    pub tasks: String,
+    pub tags: String,
+    pub docs: String,
+    pub readme: String,
+}
+
+pub fn write_bundle(tx: &Transaction, bundle_id: i64, t: &BundleText) -> rusqlite::Result<()> {
     // SQLite may reuse the rowid of a bundle deleted earlier in this transaction,
     // whose FTS row is only pruned at the end: clear it first.
     tx.prepare_cached("DELETE FROM bundle_fts WHERE rowid = ?1")?
         .execute([bundle_id])?;
-    let mut names = vec![b.display_name.clone(), b.slug.replace(['-', '_'], " ")];
-    names.extend(
-        b.runbook_display_name
-            .iter()
-            .chain(b.sli_display_name.iter())
-            .cloned(),
-    );
-    names.extend(b.supports.iter().cloned());
-    let tasks: Vec<&str> = b
-        .tasks
-        .iter()
-        .chain(&b.slis)
-        .map(|t| t.clean.as_str())
-        .collect();
-    let mut tags = b.all_tags();
-    tags.push(b.derived.platform.clone());
-    tags.extend(
-        b.derived
-            .resource_types
-            .iter()
-            .map(|r| r.replace(['_', '.'], " ")),
-    );
-    let mut docs = vec![b.description.clone()];
-    docs.extend(b.runbook_doc.iter().chain(b.sli_doc.iter()).cloned());
-    docs.extend(b.tasks.iter().chain(&b.slis).map(|t| t.doc.clone()));
-    docs.extend(
-        b.variables
-            .iter()
-            .map(|v| format!("{} {}", v.name, v.description.clone().unwrap_or_default())),
-    );
-    let readme = b
-        .readme
-        .as_ref()
-        .map(|r| {
-            r.sections
-                .iter()
-                .map(|s| s.text.as_str())
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .unwrap_or_default();
     tx.prepare_cached("INSERT INTO bundle_fts (rowid, names, tasks, tags, docs, readme) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
         .execute(params![
             bundle_id,
-            with_identifier_parts(&names.join("\n")),
-            with_identifier_parts(&tasks.join("\n")),
-            with_identifier_parts(&tags.join(" ")),
-            with_identifier_parts(&docs.join("\n")),
-            readme
+            with_identifier_parts(&t.names),
+            with_identifier_parts(&t.tasks),
+            with_identifier_parts(&t.tags),
+            with_identifier_parts(&t.docs),
+            t.readme
         ])?;
     Ok(())
 }
 
-pub fn write_chunk(tx: &Transaction, chunk_rowid: i64, c: &Chunk) -> rusqlite::Result<()> {
+/// One chunk's `chunk_fts` row: its title and the text that was embedded.
+pub fn write_chunk(
+    tx: &Transaction,
+    chunk_rowid: i64,
+    title: &str,
+    body: &str,
+) -> rusqlite::Result<()> {
     tx.prepare_cached("DELETE FROM chunk_fts WHERE rowid = ?1")?
         .execute([chunk_rowid])?;
     tx.prepare_cached("INSERT INTO chunk_fts (rowid, title, body) VALUES (?1, ?2, ?3)")?
         .execute(params![
             chunk_rowid,
-            with_identifier_parts(&c.title),
-            with_identifier_parts(&c.embed_text)
+            with_identifier_parts(title),
+            with_identifier_parts(body)
         ])?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Phase two: apply a plan in one transaction, then report from the catalog.
 
-use super::chunks::{self, Chunk};
+use super::chunk_rows::{Owner, insert_chunk};
+use super::chunks;
 use super::docs::DocSection;
 use super::plan::{CollectionPlan, DocSetPlan, Plan};
 use super::record::{BundleRecord, Warning};
@@ -211,7 +212,7 @@ fn write_bundle(
         ],
     )?;
     let bid = tx.last_insert_rowid();
-    crate::index::fts::write_bundle(tx, bid, b)?;
+    crate::index::fts::write_bundle(tx, bid, &b.search_text())?;
     let mut ins_task = tx.prepare_cached(
         "INSERT INTO tasks (bundle_id, kind, position, name, doc, tags, access, file, line_start, line_end, calls, sites)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
@@ -260,46 +261,6 @@ fn write_bundle(
         insert_chunk(tx, &ch, Owner::Bundle(bid))?;
     }
     insert_warnings(tx, Some(cid), Some(bid), None, &b.warnings)?;
-    Ok(())
-}
-
-pub(super) enum Owner {
-    Bundle(i64),
-    Keyword(i64),
-    Doc(i64),
-    CollectionDoc(i64),
-    DocSet(String),
-}
-
-pub(super) fn insert_chunk(tx: &Transaction, c: &Chunk, owner: Owner) -> Result<(), IngestError> {
-    let (bundle, doc, keyword) = match owner {
-        Owner::Bundle(id) => (Some(id), None, None),
-        Owner::Keyword(id) => (None, None, Some(id)),
-        Owner::Doc(id) => (None, Some(id), None),
-        Owner::CollectionDoc(_) | Owner::DocSet(_) => {
-            unreachable!("docs own chunks through Owner::Doc")
-        }
-    };
-    tx.prepare_cached(
-        "INSERT INTO chunks (id, content_hash, kind, bundle_id, doc_id, keyword_id, title, task, embed_text, show_text, file, line_start, line_end)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    )?
-    .execute(params![
-        c.id,
-        c.content_hash,
-        c.kind,
-        bundle,
-        doc,
-        keyword,
-        c.title,
-        c.task,
-        c.embed_text,
-        c.show_text,
-        c.file,
-        c.line_start.map(|v| v as i64),
-        c.line_end.map(|v| v as i64)
-    ])?;
-    crate::index::fts::write_chunk(tx, tx.last_insert_rowid(), c)?;
     Ok(())
 }
 

@@ -6,7 +6,7 @@
 //! keywords, and re-derived at every index run.
 
 use super::IngestError;
-use super::commit::{Owner, insert_chunk};
+use super::chunk_rows::{Owner, insert_chunk};
 use super::pylib::Keyword;
 use super::robot::{CallSite, normalize};
 use rusqlite::{Transaction, params};

@@ -10,7 +10,7 @@ use super::IngestError;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::Path;
 
-pub(crate) struct IndexLock {
+pub struct IndexLock {
     // Held for its lock; closing the file releases it.
     _file: File,
 }

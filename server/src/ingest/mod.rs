@@ -8,6 +8,7 @@
 
 pub mod bundle;
 mod calls;
+mod chunk_rows;
 pub mod chunks;
 mod commit;
 pub mod confine;
@@ -26,6 +27,7 @@ pub mod source;
 mod spool;
 pub mod walk;
 
+pub use lock::IndexLock;
 pub use record::{BundleRecord, LinkBase, TaskRecord, Variable, Warning};
 pub use source::{CollectionSource, DocSource, Location};
 
@@ -159,6 +161,19 @@ pub fn run(
     request: &IndexRequest,
     options: &IndexOptions,
 ) -> Result<IndexReport, IngestError> {
+    let lock = IndexLock::acquire(data_dir)?;
+    run_holding(db, data_dir, request, options, &lock)
+}
+
+/// `run` for a caller that already holds the data dir's index lock and keeps it
+/// past the catalog (the reindex pipeline: embedding and the graph too).
+pub fn run_holding(
+    db: &Db,
+    data_dir: &Path,
+    request: &IndexRequest,
+    options: &IndexOptions,
+    _lock: &IndexLock,
+) -> Result<IndexReport, IngestError> {
     let started = Instant::now();
     let mut names = std::collections::HashSet::new();
     for n in request
@@ -171,7 +186,6 @@ pub fn run(
             return Err(IngestError::DuplicateName(n.clone()));
         }
     }
-    let _lock = lock::IndexLock::acquire(data_dir)?;
     let mut plan = plan::plan(db, data_dir, request, options)?;
     let wrote = plan.has_changes();
     let committed = if wrote {

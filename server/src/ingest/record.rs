@@ -131,6 +131,60 @@ pub struct BundleRecord {
 }
 
 impl BundleRecord {
+    /// The bundle's keyword-index row: names weigh most, then task names and tags,
+    /// then docs, then the README (weights in `index::fts::BUNDLE_WEIGHTS`).
+    pub fn search_text(&self) -> crate::index::fts::BundleText {
+        let b = self;
+        let mut names = vec![b.display_name.clone(), b.slug.replace(['-', '_'], " ")];
+        names.extend(
+            b.runbook_display_name
+                .iter()
+                .chain(b.sli_display_name.iter())
+                .cloned(),
+        );
+        names.extend(b.supports.iter().cloned());
+        let tasks: Vec<&str> = b
+            .tasks
+            .iter()
+            .chain(&b.slis)
+            .map(|t| t.clean.as_str())
+            .collect();
+        let mut tags = b.all_tags();
+        tags.push(b.derived.platform.clone());
+        tags.extend(
+            b.derived
+                .resource_types
+                .iter()
+                .map(|r| r.replace(['_', '.'], " ")),
+        );
+        let mut docs = vec![b.description.clone()];
+        docs.extend(b.runbook_doc.iter().chain(b.sli_doc.iter()).cloned());
+        docs.extend(b.tasks.iter().chain(&b.slis).map(|t| t.doc.clone()));
+        docs.extend(
+            b.variables
+                .iter()
+                .map(|v| format!("{} {}", v.name, v.description.clone().unwrap_or_default())),
+        );
+        let readme = b
+            .readme
+            .as_ref()
+            .map(|r| {
+                r.sections
+                    .iter()
+                    .map(|s| s.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .unwrap_or_default();
+        crate::index::fts::BundleText {
+            names: names.join("\n"),
+            tasks: tasks.join("\n"),
+            tags: tags.join(" "),
+            docs: docs.join("\n"),
+            readme,
+        }
+    }
+
     /// Suite tags plus every task's tags, deduplicated, without `access:` tags.
     pub fn all_tags(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();

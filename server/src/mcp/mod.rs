@@ -11,7 +11,7 @@ mod tools;
 
 pub use tools::RegistryTools;
 
-use crate::web::AppState;
+use crate::services::Services;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::sync::Arc;
@@ -31,7 +31,7 @@ pub async fn session_end_ok(
     res
 }
 
-pub fn service(state: &AppState) -> StreamableHttpService<RegistryTools, LocalSessionManager> {
+pub fn service(state: &Services) -> StreamableHttpService<RegistryTools, LocalSessionManager> {
     let tools = RegistryTools::new(
         state.agent.clone(),
         state.db.clone(),

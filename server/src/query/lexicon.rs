@@ -5,6 +5,7 @@
 //! the index in `vocab`. A test keeps golden questions out of these files.
 
 use super::phrase::Phrase;
+pub use crate::config::Vocabulary;
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::LazyLock;
@@ -244,26 +245,8 @@ impl Lexicon {
 pub static LEXICON: LazyLock<Lexicon> =
     LazyLock::new(|| Lexicon::parse().expect("the bundled lexicons are valid"));
 
-/// Which words answers and the UI use for the registry's parts: ours (codebundle,
-/// task, runbook, SLI) or RunWhen's since 2026 (Skill Template, Tool, Runbook,
-/// Monitor). Questions are understood in both either way.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Vocabulary {
-    #[default]
-    Codebundle,
-    SkillTemplate,
-}
-
+/// Where a vocabulary's display words sit in `registry-terms.toml`.
 impl Vocabulary {
-    pub fn parse(s: &str) -> Option<Vocabulary> {
-        match s.trim().to_lowercase().replace('_', "-").as_str() {
-            "codebundle" | "ours" => Some(Vocabulary::Codebundle),
-            "skill-template" | "runwhen" => Some(Vocabulary::SkillTemplate),
-            _ => None,
-        }
-    }
-
     fn key(self) -> &'static str {
         match self {
             Vocabulary::Codebundle => "ours",

@@ -7,8 +7,9 @@ mod rank;
 mod snapshot;
 mod types;
 
+pub use crate::store::catalog_generation;
 pub use calibrate::{Evidence, calibrated, calibrated_section, no_match_below, nothing_fits};
-pub use snapshot::{BundleMeta, ChunkMeta, DocMeta, KeywordMeta, Snapshot, catalog_generation};
+pub use snapshot::{BundleMeta, ChunkMeta, DocMeta, KeywordMeta, Snapshot};
 pub use types::*;
 
 use crate::index::embed::{EmbedError, Purpose, SharedEmbedder};

@@ -260,7 +260,7 @@ impl Snapshot {
         }
         let vocab = corpus_vocab(&bundles, &chunks, &keywords, words, common);
         let graph = Graph::load(c)?;
-        let generation = catalog_generation(c)?;
+        let generation = crate::store::catalog_generation(c)?;
         let fingerprint = format!("{generation}:{embedder_id}:{}", vectors.len());
         let slot_of = vector_items
             .iter()
@@ -330,14 +330,4 @@ impl Snapshot {
     pub fn vectors_slot(&self, chunk: u32) -> Option<usize> {
         self.slot_of.get(&chunk).copied()
     }
-}
-
-/// Incremented by every index run that changed the catalog.
-pub fn catalog_generation(c: &Connection) -> Result<i64, StoreError> {
-    let v: Option<String> = rusqlite::OptionalExtension::optional(c.query_row(
-        "SELECT value FROM app_meta WHERE key = 'catalog_generation'",
-        [],
-        |r| r.get(0),
-    ))?;
-    Ok(v.and_then(|v| v.parse().ok()).unwrap_or(0))
 }

@@ -6,9 +6,11 @@
 //! tokio's blocking pool, so the async runtime is never blocked by disk I/O.
 
 mod error;
+mod generation;
 mod migrations;
 
 pub use error::StoreError;
+pub use generation::catalog_generation;
 pub use migrations::{LATEST_VERSION, MIGRATIONS, schema_version};
 
 use r2d2_sqlite::SqliteConnectionManager;

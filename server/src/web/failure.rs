@@ -62,6 +62,20 @@ impl From<crate::store::StoreError> for ApiFailure {
     }
 }
 
+/// A question the client got wrong is explained as written; anything else is an
+/// internal failure with the code's safe message.
+impl From<crate::agent::AgentError> for ApiFailure {
+    fn from(e: crate::agent::AgentError) -> Self {
+        use crate::agent::AgentError;
+        match e {
+            AgentError::QuestionEmpty | AgentError::QuestionTooLong { .. } => {
+                ApiFailure::client(e.code(), e.public_message())
+            }
+            other => ApiFailure::internal(other.code(), other),
+        }
+    }
+}
+
 impl From<crate::requests::RequestError> for ApiFailure {
     fn from(e: crate::requests::RequestError) -> Self {
         use crate::requests::RequestError as E;

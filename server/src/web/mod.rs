@@ -1,4 +1,4 @@
-//! The HTTP edge: router, state and graceful shutdown. Handlers stay thin and call
+//! The HTTP edge: router, guard and graceful shutdown. Handlers stay thin and call
 //! into the layers below; failures become `{code, message}` bodies via `ApiFailure`.
 
 mod admin;
@@ -16,123 +16,40 @@ pub use failure::ApiFailure;
 pub use health::{Readiness, readiness};
 pub use shutdown::wait_for_signal;
 
-use crate::agent::Agent;
 use crate::config::Config;
-use crate::search::Searcher;
+use crate::services::Services;
 use crate::store::Db;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-use tokio_util::sync::CancellationToken;
+use std::time::Duration;
 use tower_http::compression::CompressionLayer;
 
-/// Shared by every handler.
+/// Shared by every handler: the services every face uses, plus the edge's own
+/// guard settings. Derefs to [`Services`], so handlers read `state.db`.
 #[derive(Clone)]
 pub struct AppState {
-    pub config: Arc<Config>,
-    pub db: Db,
-    pub agent: Arc<Agent>,
-    /// Cancelled on SIGINT/SIGTERM; open answer streams end with a `shutting_down` error.
-    pub shutdown: CancellationToken,
-    pub started: Instant,
-    /// The admin reindex job (one at a time).
-    pub reindexer: crate::admin::reindex::Reindexer,
+    pub services: Services,
     pub guard: Arc<guard::GuardConfig>,
-    /// Answers streaming at once (`server.max_concurrent_turns`).
-    pub turns: Arc<tokio::sync::Semaphore>,
-    /// Questions per client per minute (`server.turns_per_minute`).
-    pub per_client: Arc<governor::DefaultKeyedRateLimiter<String>>,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Services;
+    fn deref(&self) -> &Services {
+        &self.services
+    }
 }
 
 impl AppState {
-    /// Opens the search index over `db` with the configured embedder and builds the
-    /// agent; the caller keeps the index fresh with `watch_index`.
+    /// Opens the services (see [`Services::open`]) and reads the guard settings.
     pub async fn open(config: Config, db: Db) -> Result<Self, crate::agent::AgentError> {
-        let config = Arc::new(config);
-        let embedder =
-            crate::index::embed::from_config(&config).map_err(crate::search::SearchError::from)?;
-        let searcher = Searcher::open(db.clone(), embedder, config.data_dir.clone()).await?;
-        let agent = Arc::new(Agent::new(db.clone(), config.clone(), searcher)?);
-        // Turns cut by a crash stay interrupted with what was streamed.
-        match db.write(crate::memory::recover_interrupted).await {
-            Ok(0) => {}
-            Ok(n) => tracing::warn!(turns = n, "marked turns cut by a crash as interrupted"),
-            Err(e) => tracing::error!(error = %e, "cannot recover interrupted turns"),
-        }
-        let per_minute = std::num::NonZeroU32::new(config.server.turns_per_minute.max(1))
-            .unwrap_or(std::num::NonZeroU32::MIN);
+        let guard = Arc::new(guard::GuardConfig::new(&config.server));
         Ok(AppState {
-            guard: Arc::new(guard::GuardConfig::new(&config.server)),
-            turns: Arc::new(tokio::sync::Semaphore::new(
-                config.server.max_concurrent_turns.max(1),
-            )),
-            per_client: Arc::new(governor::RateLimiter::keyed(governor::Quota::per_minute(
-                per_minute,
-            ))),
-            config,
-            db,
-            agent,
-            shutdown: CancellationToken::new(),
-            started: Instant::now(),
-            reindexer: Default::default(),
+            services: Services::open(config, db).await?,
+            guard,
         })
     }
-
-    pub fn searcher(&self) -> &Arc<Searcher> {
-        self.agent.searcher()
-    }
-}
-
-/// Reloads the search snapshot when the catalog or the vectors change (an index run
-/// from the CLI or the admin page); the old snapshot answers until the new one is
-/// ready.
-pub fn watch_index(state: &AppState, every: Duration) {
-    let searcher = state.searcher().clone();
-    let stop = state.shutdown.clone();
-    tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                _ = stop.cancelled() => break,
-                _ = tokio::time::sleep(every) => {}
-            }
-            match searcher.refresh().await {
-                Ok(true) => tracing::info!("search index reloaded"),
-                Ok(false) => {}
-                Err(e) => tracing::warn!(error = %e, "search index reload failed"),
-            }
-        }
-    });
-}
-
-/// Applies the retention settings now and then every hour.
-pub fn watch_retention(state: &AppState) {
-    let (traces, sessions) = (
-        state.config.retention.trace_days,
-        state.config.retention.session_days,
-    );
-    if traces == 0 && sessions == 0 {
-        return;
-    }
-    let db = state.db.clone();
-    let stop = state.shutdown.clone();
-    tokio::spawn(async move {
-        loop {
-            match db
-                .write(move |c| crate::memory::retention::apply(c, traces, sessions))
-                .await
-            {
-                Ok((0, 0)) => {}
-                Ok((t, s)) => tracing::info!(traces = t, sessions = s, "retention applied"),
-                Err(e) => tracing::warn!(error = %e, "retention failed"),
-            }
-            tokio::select! {
-                _ = stop.cancelled() => break,
-                _ = tokio::time::sleep(Duration::from_secs(3600)) => {}
-            }
-        }
-    });
 }
 
 /// Request bodies above this are refused before any handler runs.
@@ -151,7 +68,7 @@ pub fn router(state: AppState) -> Router {
             "/mcp",
             tower::ServiceBuilder::new()
                 .layer(axum::middleware::from_fn(crate::mcp::session_end_ok))
-                .service(crate::mcp::service(&state)),
+                .service(crate::mcp::service(&state.services)),
         )
         .route(
             "/api/{*fn_name}",

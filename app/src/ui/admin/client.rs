@@ -3,7 +3,7 @@
 //! own message. A 401 or 403 signs the console out: no other call will succeed
 //! with that token either, and the sign-in form says why.
 
-use super::auth::{Admin, explain};
+use super::session::{Admin, explain};
 use crate::api::{ApiError, ErrorCode};
 use gloo_net::http::{Request, RequestBuilder, Response};
 use leptos::prelude::GetUntracked;

@@ -3,7 +3,7 @@
 //! the server; the page polls its progress every second until it ends, and picks
 //! up a run that is already going (started elsewhere or before a reload).
 
-use super::auth::Admin;
+use super::session::Admin;
 use super::widgets::{LoadError, Loading, short_commit};
 use crate::api::ErrorCode;
 use crate::api::admin::{IndexStatus, ReindexJob};

@@ -10,78 +10,19 @@ mod client;
 mod index;
 mod quality;
 mod requests;
+mod session;
 mod test_query;
 mod trace_detail;
 mod trace_view;
 mod traces;
 mod widgets;
 
-use auth::Admin;
+use crate::routes::{Tab, route};
 use leptos::prelude::*;
 use leptos_router::NavigateOptions;
 use leptos_router::hooks::{use_location, use_navigate};
+use session::Admin;
 use wasm_bindgen::JsCast;
-
-/// Whether a path belongs to the console rather than the chat.
-pub fn is_admin_path(path: &str) -> bool {
-    path == "/admin" || path.starts_with("/admin/")
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tab {
-    Quality,
-    Traces,
-    Test,
-    Index,
-    Requests,
-}
-
-impl Tab {
-    const ALL: [Tab; 5] = [
-        Tab::Quality,
-        Tab::Traces,
-        Tab::Test,
-        Tab::Index,
-        Tab::Requests,
-    ];
-
-    fn slug(self) -> &'static str {
-        match self {
-            Tab::Quality => "quality",
-            Tab::Traces => "traces",
-            Tab::Test => "test",
-            Tab::Index => "index",
-            Tab::Requests => "requests",
-        }
-    }
-
-    fn label(self) -> &'static str {
-        match self {
-            Tab::Quality => "Quality",
-            Tab::Traces => "Traces",
-            Tab::Test => "Test query",
-            Tab::Index => "Index",
-            Tab::Requests => "Requests",
-        }
-    }
-}
-
-/// `/admin[/<tab>[/<turn>]]` → the tab and, on Traces, the turn whose detail is open.
-fn route(path: &str) -> (Tab, Option<String>) {
-    let rest = path
-        .strip_prefix("/admin")
-        .unwrap_or_default()
-        .trim_matches('/');
-    let (first, more) = rest.split_once('/').unwrap_or((rest, ""));
-    let tab = Tab::ALL
-        .into_iter()
-        .find(|t| t.slug() == first)
-        .unwrap_or(Tab::Quality);
-    let turn = (tab == Tab::Traces)
-        .then(|| more.trim_matches('/').to_string())
-        .filter(|t| !t.is_empty() && !t.contains('/'));
-    (tab, turn)
-}
 
 #[component]
 pub fn AdminConsole() -> impl IntoView {
@@ -172,24 +113,5 @@ fn Console() -> impl IntoView {
                 }}
             </section>
         </div>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn routes() {
-        assert_eq!(route("/admin"), (Tab::Quality, None));
-        assert_eq!(route("/admin/"), (Tab::Quality, None));
-        assert_eq!(route("/admin/index"), (Tab::Index, None));
-        assert_eq!(
-            route("/admin/traces/abc"),
-            (Tab::Traces, Some("abc".into()))
-        );
-        assert_eq!(route("/admin/test/abc"), (Tab::Test, None));
-        assert!(is_admin_path("/admin/requests"));
-        assert!(!is_admin_path("/administrator"));
     }
 }

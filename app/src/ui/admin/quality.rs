@@ -3,7 +3,7 @@
 //! read, and advice for figures past their threshold. The golden-set download
 //! turns this window's thumbs-down and no-match turns into eval lines.
 
-use super::auth::Admin;
+use super::session::Admin;
 use super::widgets::{LoadError, Loading, Stat, ms, pct};
 use crate::api::admin::Quality;
 use crate::ui::download::save_text;

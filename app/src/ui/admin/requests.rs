@@ -2,7 +2,7 @@
 //! Contact details live only behind the admin token, so the markdown export (the
 //! full request, for an issue tracker) is fetched here and saved from the page.
 
-use super::auth::Admin;
+use super::session::Admin;
 use super::widgets::{LoadError, Loading, first_line};
 use crate::api::admin::{RequestList, StatusUpdate};
 use crate::api::requests::{RequestSummary, STATUSES};

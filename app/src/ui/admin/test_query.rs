@@ -2,7 +2,7 @@
 //! conversation, no trace row, no effect on the quality figures. Earlier questions
 //! (one per line) simulate a conversation, to see how follow-ups are rewritten.
 
-use super::auth::Admin;
+use super::session::Admin;
 use super::trace_view::{CardsTable, TraceView};
 use super::widgets::{ms, pct};
 use crate::api::admin::{TestQuery, TestQueryResult};

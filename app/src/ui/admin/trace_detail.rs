@@ -3,8 +3,8 @@
 //! the pipeline trace. A panel rather than a page, so the filtered list and its
 //! paging stay where they were; its URL (`/admin/traces/<turn>`) can still be shared.
 
-use super::auth::Admin;
 use super::client::encode;
+use super::session::Admin;
 use super::trace_view::{CardsTable, TraceView};
 use super::widgets::{LoadError, Loading, feedback_view, ms, pct};
 use crate::api::admin::TraceDetail;

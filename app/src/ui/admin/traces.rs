@@ -2,8 +2,8 @@
 //! worth reading (no match, low confidence, thumbs-down, errors, follow-ups), a
 //! page at a time. A row opens the turn's full trace.
 
-use super::auth::Admin;
 use super::client::encode;
+use super::session::Admin;
 use super::trace_detail::TraceDrawer;
 use super::widgets::{LoadError, Loading, feedback_view, first_line, ms, pct};
 use crate::api::admin::{TracePage, TraceQuery, TraceSummary};

@@ -4,8 +4,8 @@
 
 use super::Grounding;
 use crate::agent::plan::Route;
+use crate::agent::sink::{ClientGone, Sink};
 use crate::agent::tools::{self, ToolBox};
-use crate::agent::turn::{ClientGone, Sink};
 use crate::llm::{Completion, CompletionRequest, LlmClient, LlmError, Message};
 use serde_json::{Value, json};
 

@@ -32,18 +32,12 @@ struct Inner {
 }
 
 /// The three files the model needs.
-pub fn files_present(dir: &Path) -> bool {
-    ["model.safetensors", "tokenizer.json", "config.json"]
-        .iter()
-        .all(|f| dir.join(f).is_file())
-}
-
 impl MiniLm {
     pub fn load(dir: &Path) -> Result<MiniLm, EmbedError> {
         let fail = |what: &str, e: &dyn std::fmt::Display| {
             EmbedError::Model(format!("{what} ({}): {e}", dir.display()))
         };
-        if !files_present(dir) {
+        if !crate::config::model_files_present(dir) {
             return Err(EmbedError::Model(format!(
                 "{} lacks model.safetensors, tokenizer.json or config.json (run scripts/setup)",
                 dir.display()

@@ -7,9 +7,10 @@ mod hash;
 mod minilm;
 mod openai;
 
+pub use crate::config::model_files_present as files_present;
 pub use cached::CachedEmbedder;
 pub use hash::{HashEmbedder, identifier_parts};
-pub use minilm::{MiniLm, files_present};
+pub use minilm::MiniLm;
 pub use openai::OpenAiEmbedder;
 
 use crate::config::{Config, EmbedderKind};

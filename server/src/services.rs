@@ -1,0 +1,116 @@
+//! The services every face of the server shares: configuration, storage, the
+//! agent, the reindex job, limits on concurrent turns and the shutdown signal. It
+//! sits below `web`, `mcp` and `cli`, so none of them reaches into another for it.
+
+use crate::agent::Agent;
+use crate::config::Config;
+use crate::search::Searcher;
+use crate::store::Db;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
+
+/// What every face of the server (HTTP, MCP, the CLI's chat) works with.
+#[derive(Clone)]
+pub struct Services {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub agent: Arc<Agent>,
+    /// Cancelled on SIGINT/SIGTERM; open answer streams end with a `shutting_down` error.
+    pub shutdown: CancellationToken,
+    pub started: Instant,
+    /// The admin reindex job (one at a time).
+    pub reindexer: crate::admin::reindex::Reindexer,
+    /// Answers streaming at once (`server.max_concurrent_turns`).
+    pub turns: Arc<tokio::sync::Semaphore>,
+    /// Questions per client per minute (`server.turns_per_minute`).
+    pub per_client: Arc<governor::DefaultKeyedRateLimiter<String>>,
+}
+
+impl Services {
+    /// Opens the search index over `db` with the configured embedder and builds the
+    /// agent; the caller keeps the index fresh with `watch_index`.
+    pub async fn open(config: Config, db: Db) -> Result<Self, crate::agent::AgentError> {
+        let config = Arc::new(config);
+        let embedder =
+            crate::index::embed::from_config(&config).map_err(crate::search::SearchError::from)?;
+        let searcher = Searcher::open(db.clone(), embedder, config.data_dir.clone()).await?;
+        let agent = Arc::new(Agent::new(db.clone(), config.clone(), searcher)?);
+        // Turns cut by a crash stay interrupted with what was streamed.
+        match db.write(crate::memory::recover_interrupted).await {
+            Ok(0) => {}
+            Ok(n) => tracing::warn!(turns = n, "marked turns cut by a crash as interrupted"),
+            Err(e) => tracing::error!(error = %e, "cannot recover interrupted turns"),
+        }
+        let per_minute = std::num::NonZeroU32::new(config.server.turns_per_minute.max(1))
+            .unwrap_or(std::num::NonZeroU32::MIN);
+        Ok(Services {
+            turns: Arc::new(tokio::sync::Semaphore::new(
+                config.server.max_concurrent_turns.max(1),
+            )),
+            per_client: Arc::new(governor::RateLimiter::keyed(governor::Quota::per_minute(
+                per_minute,
+            ))),
+            config,
+            db,
+            agent,
+            shutdown: CancellationToken::new(),
+            started: Instant::now(),
+            reindexer: Default::default(),
+        })
+    }
+
+    pub fn searcher(&self) -> &Arc<Searcher> {
+        self.agent.searcher()
+    }
+}
+
+/// Reloads the search snapshot when the catalog or the vectors change (an index run
+/// from the CLI or the admin page); the old snapshot answers until the new one is
+/// ready.
+pub fn watch_index(state: &Services, every: Duration) {
+    let searcher = state.searcher().clone();
+    let stop = state.shutdown.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = stop.cancelled() => break,
+                _ = tokio::time::sleep(every) => {}
+            }
+            match searcher.refresh().await {
+                Ok(true) => tracing::info!("search index reloaded"),
+                Ok(false) => {}
+                Err(e) => tracing::warn!(error = %e, "search index reload failed"),
+            }
+        }
+    });
+}
+
+/// Applies the retention settings now and then every hour.
+pub fn watch_retention(state: &Services) {
+    let (traces, sessions) = (
+        state.config.retention.trace_days,
+        state.config.retention.session_days,
+    );
+    if traces == 0 && sessions == 0 {
+        return;
+    }
+    let db = state.db.clone();
+    let stop = state.shutdown.clone();
+    tokio::spawn(async move {
+        loop {
+            match db
+                .write(move |c| crate::memory::retention::apply(c, traces, sessions))
+                .await
+            {
+                Ok((0, 0)) => {}
+                Ok((t, s)) => tracing::info!(traces = t, sessions = s, "retention applied"),
+                Err(e) => tracing::warn!(error = %e, "retention failed"),
+            }
+            tokio::select! {
+                _ = stop.cancelled() => break,
+                _ = tokio::time::sleep(Duration::from_secs(3600)) => {}
+            }
+        }
+    });
+}

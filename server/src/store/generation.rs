@@ -1,0 +1,17 @@
+//! The catalog generation: a counter in `app_meta` that every index run which
+//! changed the catalog increments. Readers (the search snapshot, the graph build)
+//! compare it to know whether what they hold is current; it lives with the storage
+//! so that no layer has to reach up into another to read it.
+
+use super::StoreError;
+use rusqlite::Connection;
+
+/// Incremented by every index run that changed the catalog.
+pub fn catalog_generation(c: &Connection) -> Result<i64, StoreError> {
+    let v: Option<String> = rusqlite::OptionalExtension::optional(c.query_row(
+        "SELECT value FROM app_meta WHERE key = 'catalog_generation'",
+        [],
+        |r| r.get(0),
+    ))?;
+    Ok(v.and_then(|v| v.parse().ok()).unwrap_or(0))
+}
