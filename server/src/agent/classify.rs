@@ -266,6 +266,11 @@ pub fn residual_terms(q: &Query) -> Vec<String> {
 static PRONOUN: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(it|its|it's|them|those|these|that one|this one|the same)\b"));
 
+/// A question that opens on a pronoun ("it actually runs in k8s…", "those are
+/// on azure…") continues the conversation even when it names a subject too.
+static LEADING_REFERENCE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*(it|its|it's|they|their|those|these|them)\b"));
+
 /// References that point back whatever the question's length.
 static STRONG_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -377,11 +382,14 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     }
     // A reference back ("does it also…") in a short question, or in any question
     // that names no subject of its own.
-    let own_subject = !query.platforms.wanted.is_empty()
+    // Only a platform the question names counts as its own subject: words the
+    // catalog happens to use on one platform ("restarts", "instances") do not.
+    let own_subject = (!query.platforms.wanted.is_empty() && query.platforms.source == "lexicon")
         || !query.technologies.is_empty()
         || !query.uncovered.is_empty();
     if !ctx.turns.is_empty()
         && (FOLLOW_START.is_match(&q)
+            || LEADING_REFERENCE.is_match(&q)
             || STRONG_REFERENCE.is_match(&q)
             || (words <= 12 && REFERENCE.is_match(&q))
             || (!own_subject && PRONOUN.is_match(&q)))
@@ -583,6 +591,15 @@ mod tests {
         assert_eq!(
             cat("what about its SLIs?", &SessionContext::default()),
             None
+        );
+        // Opening on a pronoun continues the conversation even with a subject of
+        // its own ("gke" names a platform).
+        assert_eq!(
+            cat(
+                "it is hosted on gke by the way, is there something that watches its node pools and autoscaler settings?",
+                &with_history()
+            ),
+            Some(Category::FollowUp)
         );
     }
 

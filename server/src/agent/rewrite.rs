@@ -170,6 +170,24 @@ fn aspect_words(q: &Query, subject: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The subject of the bundle the previous answer put first, as its name's rare
+/// words: "Azure App Service Webapp Health" → "app", "webapp". A name's common
+/// words ("health", "check", "triage", the platform) are aspects every subject
+/// shares; the rare ones name what this bundle is about (at most one bundle in
+/// 25 uses them, and never fewer than 3 for a small catalog).
+fn card_subject(card: &Card, vocab: &CorpusVocab) -> Vec<String> {
+    let rare = (vocab.bundle_count() / 25).max(3) as u32;
+    crate::index::text::tokens(&card.display_name)
+        .into_iter()
+        .filter(|w| {
+            w.len() >= 3
+                && !w.chars().all(|c| c.is_ascii_digit())
+                && !crate::index::text::is_stopword(w)
+                && (1..=rare).contains(&vocab.bundles_using(w))
+        })
+        .collect()
+}
+
 /// The rules: no model involved.
 pub fn by_rules(
     query: &Query,
@@ -247,9 +265,24 @@ pub fn by_rules(
                 add.push(w.clone());
             }
         }
+        // Keep what was asked about the old subject only when the follow-up says
+        // (almost) nothing of its own: "and google cloud sql?", "same for
+        // alertmanager?", not "open a github issue with what it found".
         let own = aspect_words(query, &now_subject);
-        if own.len() <= 4 {
+        if own.len() <= 2 {
             add.extend(aspect_words(&before, &before_subject).into_iter().take(8));
+        }
+    }
+    // What the previous answer was about, in the catalog's own words (the
+    // lexicons know "azure", not that "web app" meant App Service), unless the
+    // follow-up replaces the subject.
+    let new_subject =
+        replaces || new_platform || !query.technologies.is_empty() || !query.uncovered.is_empty();
+    if !new_subject && let Some(card) = prev.cards.first() {
+        for w in card_subject(card, vocab) {
+            if !add.contains(&w) {
+                add.push(w);
+            }
         }
     }
     let now_words: Vec<String> = query.words.clone();
@@ -361,6 +394,43 @@ mod tests {
         let rw = rules("do its node pools cost too much?", &c);
         assert!(rw.query.contains("aks"), "{}", rw.query);
         assert!(!rw.query.contains("degraded"), "{}", rw.query);
+    }
+
+    /// The previous answer's first bundle names the subject in the catalog's own
+    /// words; its common name words (platform, "health") are aspects.
+    #[test]
+    fn the_previous_answer_names_the_subject() {
+        let none: Vec<String> = Vec::new();
+        let names = [
+            "Azure App Service Webapp Health",
+            "Azure App Service Webapp Operations",
+            "Azure VM Health",
+            "Azure Storage Health",
+            "Azure Key Vault Health",
+            "Azure ACR Health",
+        ];
+        let bundles: Vec<crate::query::BundleFacts> = names
+            .iter()
+            .map(|n| crate::query::BundleFacts {
+                display_name: n,
+                slug: "s",
+                platform: "azure",
+                tags: &none,
+                resource_types: &none,
+                tasks: vec![],
+            })
+            .collect();
+        let v = CorpusVocab::build(&bundles, &[], &[], Default::default(), None);
+        let mut c = ctx_with("the azure web app for orders throws 500s");
+        c.turns[0].cards[0].display_name = names[0].into();
+        let rw = by_rules(
+            &Query::parse("is there one that can restart it for me?", &v),
+            Category::FollowUp,
+            &c,
+            &v,
+        );
+        assert!(rw.query.contains("webapp"), "{}", rw.query);
+        assert!(!rw.query.contains("health"), "{}", rw.query);
     }
 
     #[test]

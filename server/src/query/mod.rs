@@ -170,7 +170,12 @@ impl Query {
         }
         q.platforms = platform::detect(&q.words, &q.stems, lex, vocab);
 
-        for w in &q.words {
+        for (i, w) in q.words.iter().enumerate() {
+            // "a statefulset named kafka", "the app called vault": a name given to
+            // the user's own resource, not a technology they ask about.
+            if i > 0 && matches!(q.words[i - 1].as_str(), "named" | "called") {
+                continue;
+            }
             if lex.technologies.contains(w) {
                 let list = if !has_vocab || vocab.knows(w) {
                     &mut q.technologies

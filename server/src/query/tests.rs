@@ -166,6 +166,21 @@ fn variations_keep_the_questions_evidence() {
     assert_eq!(variation.text, "queue deployment", "its own words stay");
 }
 
+/// The name a user gave their own resource is not a technology they ask about.
+#[test]
+fn a_resource_named_like_a_technology_is_not_about_it() {
+    let v = vocab();
+    assert!(
+        Query::parse("a statefulset called kafka never gets ready", &v)
+            .uncovered
+            .is_empty()
+    );
+    assert_eq!(
+        Query::parse("the kafka statefulset never gets ready", &v).uncovered,
+        vec!["kafka".to_string()]
+    );
+}
+
 #[test]
 fn coverage_typos_and_names() {
     let v = vocab();

@@ -190,6 +190,18 @@ impl CorpusVocab {
         v
     }
 
+    /// How many bundles use `word` in their names, tags or task names.
+    pub fn bundles_using(&self, word: &str) -> u32 {
+        self.spelling
+            .binary_search_by(|(w, _)| w.as_str().cmp(word))
+            .map_or(0, |i| self.spelling[i].1)
+    }
+
+    /// Bundles in the catalog the vocabulary was built from.
+    pub fn bundle_count(&self) -> usize {
+        self.bundle_task_stems.len()
+    }
+
     /// Does the catalog use this word (or a word with its stem)?
     pub fn knows(&self, word: &str) -> bool {
         self.words.contains(word) || self.stems.contains(&stem(word))
