@@ -23,4 +23,5 @@ pub mod search;
 pub mod services;
 pub mod store;
 pub mod telemetry;
+pub mod tools;
 pub mod web;

@@ -326,10 +326,15 @@ const FIXTURE: &[Fx] = &[
 ];
 
 fn record(session: &str, f: &Fx) -> TurnRecord {
-    let card = app::api::Card {
-        key: "kube-ops/x".into(),
-        ..Default::default()
-    };
+    let card = app::api::Card::new(
+        app::api::catalog::BundleHeader {
+            collection: "kube-ops".into(),
+            slug: "x".into(),
+            ..Default::default()
+        },
+        0.0,
+        Vec::new(),
+    );
     let timings = match f.timings {
         Some((total, retrieve)) => json!({"classify": 1.0, "retrieve": retrieve, "total": total}),
         None => json!({}),

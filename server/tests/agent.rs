@@ -153,7 +153,7 @@ async fn a_focused_answer_is_grounded_in_cited_bundles() {
             _ => None,
         })
         .flatten()
-        .map(|c| c.display_name)
+        .map(|c| c.bundle.display_name)
         .collect();
     for q in &suggestions[1..] {
         assert!(

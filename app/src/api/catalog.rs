@@ -36,38 +36,94 @@ pub struct TaskInfo {
     pub url: Option<String>,
 }
 
+/// What every view of a bundle shows — a search hit, a card, a catalog listing, an
+/// MCP result, a report — read from the catalog by one reader (`catalog::header`
+/// on the server). The views embed it (flattened, so their JSON is unchanged) and
+/// deref to it, so `hit.display_name` reads the same everywhere.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct BundleSummary {
+pub struct BundleHeader {
     pub collection: String,
     pub slug: String,
     pub display_name: String,
     pub description: String,
     pub platform: String,
+    /// `read-only` or `read-write`.
     pub access: String,
+    #[serde(default)]
     pub resource_types: Vec<String>,
     pub tags: Vec<String>,
     pub task_count: u32,
     pub sli_count: u32,
     #[serde(default)]
-    pub author: Option<String>,
-    #[serde(default)]
     pub source_url: Option<String>,
-    pub tasks: Vec<TaskInfo>,
-    pub slis: Vec<TaskInfo>,
 }
 
-impl BundleSummary {
+impl BundleHeader {
     /// `collection/slug`, the stable identity used in citations and URLs.
     pub fn key(&self) -> String {
         format!("{}/{}", self.collection, self.slug)
     }
 }
 
+/// Implements `Deref` to the embedded [`BundleHeader`] for a view of a bundle.
+#[macro_export]
+macro_rules! derefs_to_header {
+    ($view:ty, $field:ident) => {
+        impl std::ops::Deref for $view {
+            type Target = $crate::api::catalog::BundleHeader;
+            fn deref(&self) -> &Self::Target {
+                &self.$field
+            }
+        }
+    };
+}
+
+/// A bundle with its tasks and SLIs, as the catalog lists it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BundleSummary {
+    #[serde(flatten)]
+    pub header: BundleHeader,
+    #[serde(default)]
+    pub author: Option<String>,
+    pub tasks: Vec<TaskInfo>,
+    pub slis: Vec<TaskInfo>,
+}
+
+crate::derefs_to_header!(BundleSummary, header);
+
+/// Who supplies a variable's value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VariableKind {
+    /// The user configuring the bundle (`RW.Core.Import User Variable`).
+    #[default]
+    User,
+    /// A secret (`RW.Core.Import Secret`).
+    Secret,
+    /// The platform's service (`RW.Core.Import Service`).
+    Service,
+}
+
+impl VariableKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VariableKind::User => "user",
+            VariableKind::Secret => "secret",
+            VariableKind::Service => "service",
+        }
+    }
+}
+
+impl std::fmt::Display for VariableKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct VariableInfo {
     pub name: String,
-    /// `user`, `secret` or `service`.
-    pub kind: String,
+    pub kind: VariableKind,
     pub var_type: Option<String>,
     pub description: Option<String>,
     pub default: Option<String>,

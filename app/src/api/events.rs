@@ -2,6 +2,7 @@
 //! message whose `event:` name is the `type` field and whose `data:` is the JSON below;
 //! the browser, the CLI and the tests all read this same shape.
 
+use super::catalog::BundleHeader;
 use serde::{Deserialize, Serialize};
 
 /// Longest question accepted, in characters. Checked by the server; the browser uses
@@ -22,22 +23,56 @@ pub struct ChatRequest {
 pub struct Card {
     /// `collection/slug`.
     pub key: String,
-    pub collection: String,
-    pub slug: String,
-    pub display_name: String,
-    pub description: String,
-    pub platform: String,
-    /// `read-only` or `read-write`.
-    pub access: String,
+    #[serde(flatten)]
+    pub bundle: BundleHeader,
     /// Calibrated relevance, 0–1 (probability the bundle is a right answer).
     pub relevance: f32,
     /// Tasks/SLIs that matched the question, best first.
     pub matched_tasks: Vec<String>,
-    pub task_count: u32,
-    pub sli_count: u32,
-    pub tags: Vec<String>,
-    #[serde(default)]
-    pub source_url: Option<String>,
+}
+
+crate::derefs_to_header!(Card, bundle);
+
+impl Card {
+    /// A card for `bundle` with the relevance and matched tasks a search gave it.
+    pub fn new(bundle: BundleHeader, relevance: f32, matched_tasks: Vec<String>) -> Card {
+        Card {
+            key: bundle.key(),
+            bundle,
+            relevance,
+            matched_tasks,
+        }
+    }
+}
+
+/// What a citation points at; serialised as the id's prefix.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CitationKind {
+    #[default]
+    Bundle,
+    Doc,
+    Kw,
+}
+
+impl CitationKind {
+    /// The prefix in `[bundle:…]`, `[doc:…]`, `[kw:…]`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CitationKind::Bundle => "bundle",
+            CitationKind::Doc => "doc",
+            CitationKind::Kw => "kw",
+        }
+    }
+
+    pub fn parse(prefix: &str) -> Option<CitationKind> {
+        match prefix {
+            "bundle" => Some(CitationKind::Bundle),
+            "doc" => Some(CitationKind::Doc),
+            "kw" => Some(CitationKind::Kw),
+            _ => None,
+        }
+    }
 }
 
 /// A validated citation: `[bundle:collection/slug]`, `[doc:id]` or `[kw:id]` in the text.
@@ -45,8 +80,7 @@ pub struct Card {
 pub struct Citation {
     /// The id as written in the text, e.g. `bundle:kube-ops/k8s-pod-crashloop-triage`.
     pub id: String,
-    /// `bundle`, `doc` or `kw`.
-    pub kind: String,
+    pub kind: CitationKind,
     pub label: String,
     #[serde(default)]
     pub url: Option<String>,

@@ -12,5 +12,7 @@ pub mod requests;
 pub mod status;
 
 pub use error::{ApiError, ErrorCode};
-pub use events::{Card, ChatEvent, ChatRequest, Citation, MAX_QUESTION_CHARS, RequestDraft};
+pub use events::{
+    Card, ChatEvent, ChatRequest, Citation, CitationKind, MAX_QUESTION_CHARS, RequestDraft,
+};
 pub use status::Health;

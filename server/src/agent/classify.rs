@@ -53,11 +53,23 @@ impl Category {
     }
 }
 
+/// What decided a question's category.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClassifyMethod {
+    /// The phrase rules.
+    #[default]
+    Rules,
+    /// The vote of the nearest example questions.
+    Examples,
+    /// The model.
+    Llm,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Classification {
     pub category: Category,
-    /// `rules`, `examples` or `llm`.
-    pub method: String,
+    pub method: ClassifyMethod,
     pub reason: String,
 }
 
@@ -369,7 +381,7 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     let rule = |c: Category, reason: &str| {
         Some(Classification {
             category: c,
-            method: "rules".into(),
+            method: ClassifyMethod::Rules,
             reason: reason.into(),
         })
     };
@@ -466,13 +478,13 @@ pub async fn offline(
     {
         return Classification {
             category: cat,
-            method: "examples".into(),
+            method: ClassifyMethod::Examples,
             reason: format!("nearest example ({score:.2})"),
         };
     }
     Classification {
         category: Category::General,
-        method: "rules".into(),
+        method: ClassifyMethod::Rules,
         reason: "default".into(),
     }
 }

@@ -2,7 +2,9 @@
 //! library, the answer lists that library (and its submodules) with the bundles
 //! that use it, rather than the single nearest keyword.
 
+use crate::catalog::KeywordUse;
 use crate::search::Snapshot;
+use crate::store::StoreError;
 use rusqlite::Connection;
 use serde::Serialize;
 
@@ -70,7 +72,7 @@ fn names(text: &str, name: &str) -> bool {
     })
 }
 
-pub fn listing(c: &Connection, snap: &Snapshot, name: &str) -> rusqlite::Result<LibraryListing> {
+pub fn listing(c: &Connection, snap: &Snapshot, name: &str) -> Result<LibraryListing, StoreError> {
     let prefix = format!("{name}.");
     let in_library = |lib: &str| lib == name || lib.starts_with(&prefix);
     let mut keywords: Vec<LibraryKeyword> = snap
@@ -86,51 +88,12 @@ pub fn listing(c: &Connection, snap: &Snapshot, name: &str) -> rusqlite::Result<
         })
         .collect();
     keywords.sort_by(|a, b| (&a.library, &a.name).cmp(&(&b.library, &b.name)));
-    let mut st = c.prepare(
-        "SELECT co.name || '/' || b.slug, count(DISTINCT u.task) FROM keyword_uses u
-         JOIN keywords k ON k.id = u.keyword_id JOIN bundles b ON b.id = u.bundle_id
-         JOIN collections co ON co.id = b.collection_id
-         WHERE k.library = ?1 OR substr(k.library, 1, length(?2)) = ?2
-         GROUP BY 1 ORDER BY 2 DESC, 1",
-    )?;
-    let users = st
-        .query_map([name, prefix.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<Result<_, _>>()?;
+    let users = crate::catalog::library_users(c, name)?;
     Ok(LibraryListing {
         name: name.to_string(),
         keywords,
         users,
     })
-}
-
-/// A bundle that calls a keyword, and where (its first call in the bundle).
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct KeywordUse {
-    pub key: String,
-    pub file: String,
-    pub line: u32,
-    /// How many of the bundle's tasks call it.
-    pub tasks: u32,
-}
-
-/// Every bundle that calls `library.name`, the ones calling it from most tasks first.
-pub fn users(c: &Connection, library: &str, name: &str) -> rusqlite::Result<Vec<KeywordUse>> {
-    // With `min(line)` SQLite takes `file` from the same row: the first call.
-    let mut st = c.prepare_cached(
-        "SELECT co.name || '/' || b.slug, u.file, min(nullif(u.line, 0)), count(DISTINCT u.task)
-         FROM keyword_uses u JOIN keywords k ON k.id = u.keyword_id
-         JOIN bundles b ON b.id = u.bundle_id JOIN collections co ON co.id = b.collection_id
-         WHERE k.library = ?1 AND k.name = ?2 GROUP BY b.id ORDER BY 4 DESC, 1",
-    )?;
-    st.query_map([library, name], |r| {
-        Ok(KeywordUse {
-            key: r.get(0)?,
-            file: r.get(1)?,
-            line: r.get::<_, Option<u32>>(2)?.unwrap_or(0),
-            tasks: r.get(3)?,
-        })
-    })?
-    .collect()
 }
 
 /// Puts the users that best fit the question first: a search restricted to them

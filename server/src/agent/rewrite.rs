@@ -31,6 +31,19 @@ pub enum Attribute {
     Platform,
 }
 
+/// How a question became its search query.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RewriteMethod {
+    /// Searched as asked (a standalone question).
+    #[default]
+    None,
+    /// The follow-up rules added the conversation's subject.
+    Rules,
+    /// The model rewrote it.
+    Llm,
+}
+
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Rewrite {
     pub query: String,
@@ -39,8 +52,7 @@ pub struct Rewrite {
     pub attribute: Option<Attribute>,
     /// Filters carried over from the previous turn.
     pub filters: Filters,
-    /// `none`, `rules` or `llm`.
-    pub method: String,
+    pub method: RewriteMethod,
     /// Repairs made by the continuity rule.
     pub continuity: Vec<String>,
 }
@@ -198,14 +210,14 @@ pub fn by_rules(
     let question = query.text.as_str();
     let mut out = Rewrite {
         query: question.to_string(),
-        method: "none".into(),
+        method: RewriteMethod::None,
         ..Default::default()
     };
     let Some(prev) = ctx.last() else { return out };
     if category != Category::FollowUp {
         return out;
     }
-    out.method = "rules".into();
+    out.method = RewriteMethod::Rules;
     out.filters = prev.filters.clone();
     let q = question.to_lowercase();
     let attribute = attribute_of(&q);
@@ -311,7 +323,7 @@ pub fn keep_continuity(rw: &mut Rewrite, query: &Query, category: Category, ctx:
         .filter(|t| t.len() > 3)
         .collect();
     let now_terms = query_terms(&rw.query);
-    if rw.method == "llm"
+    if rw.method == RewriteMethod::Llm
         && !topic_terms.is_empty()
         && !topic_terms.iter().any(|t| now_terms.contains(t))
     {
@@ -344,11 +356,16 @@ mod tests {
     use crate::memory::PastTurn;
 
     fn ctx_with(rewritten: &str) -> SessionContext {
-        let card = Card {
-            key: "kube-ops/k8s-pod-crashloop-triage".into(),
-            display_name: "Kubernetes Pod Crashloop Triage".into(),
-            ..Default::default()
-        };
+        let card = Card::new(
+            app::api::catalog::BundleHeader {
+                collection: "kube-ops".into(),
+                slug: "k8s-pod-crashloop-triage".into(),
+                display_name: "Kubernetes Pod Crashloop Triage".into(),
+                ..Default::default()
+            },
+            0.0,
+            Vec::new(),
+        );
         let prev = PastTurn {
             rewritten: rewritten.into(),
             cards: vec![card],
@@ -422,7 +439,7 @@ mod tests {
             .collect();
         let v = CorpusVocab::build(&bundles, &[], &[], Default::default(), None);
         let mut c = ctx_with("the azure web app for orders throws 500s");
-        c.turns[0].cards[0].display_name = names[0].into();
+        c.turns[0].cards[0].bundle.display_name = names[0].into();
         let rw = by_rules(
             &Query::parse("is there one that can restart it for me?", &v),
             Category::FollowUp,
@@ -439,7 +456,7 @@ mod tests {
         c.turns[0].filters.platform = Some("aws".into());
         let mut rw = Rewrite {
             query: "what else".into(),
-            method: "llm".into(),
+            method: RewriteMethod::Llm,
             ..Default::default()
         };
         let q = Query::parse("what else?", &CorpusVocab::default());

@@ -3,18 +3,16 @@
 //! share the turn's hard cap of 30.
 
 use super::plan::MAX_SEARCHES;
-use crate::index::embed::Purpose;
 use crate::llm::ToolSpec;
 use crate::search::{Filters, SearchOptions, Searcher};
 use crate::store::Db;
+use crate::tools::{Registry, ToolError, bundle_json};
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 /// Longest tool result given back to the model.
 const MAX_RESULT_CHARS: usize = 6000;
-const GREP_MAX_LINES: usize = 40;
 
 pub fn specs() -> Vec<ToolSpec> {
     let s = |name, description, parameters| ToolSpec {
@@ -77,8 +75,7 @@ pub fn specs() -> Vec<ToolSpec> {
 }
 
 pub struct ToolBox {
-    searcher: Arc<Searcher>,
-    db: Db,
+    registry: Registry,
     cache: HashMap<String, String>,
     pub searches: usize,
     pub reports: Vec<(String, String)>,
@@ -86,11 +83,24 @@ pub struct ToolBox {
     pub seen_bundles: Vec<String>,
 }
 
+/// A tool's arguments as the model sent them.
+struct Args<'a>(&'a Value);
+
+impl Args<'_> {
+    fn opt(&self, k: &str) -> Option<String> {
+        self.0[k].as_str().map(str::to_string)
+    }
+
+    fn req(&self, k: &str) -> Result<String, ToolError> {
+        self.opt(k)
+            .ok_or_else(|| ToolError::Invalid(format!("{k} is required")))
+    }
+}
+
 impl ToolBox {
     pub fn new(searcher: Arc<Searcher>, db: Db, searches_so_far: usize) -> Self {
         ToolBox {
-            searcher,
-            db,
+            registry: Registry::new(searcher, db),
             cache: HashMap::new(),
             searches: searches_so_far,
             reports: Vec::new(),
@@ -99,7 +109,8 @@ impl ToolBox {
     }
 
     /// Runs one call. Bad arguments come back as an error message for the model
-    /// (it can correct itself), never as a failure of the turn.
+    /// (it can correct itself), never as a failure of the turn; the registry's own
+    /// failures are logged and reach the model as a safe message.
     pub async fn call(&mut self, name: &str, arguments: &str) -> String {
         let args: Value = match serde_json::from_str(if arguments.trim().is_empty() {
             "{}"
@@ -115,276 +126,167 @@ impl ToolBox {
         if let Some(hit) = self.cache.get(&key) {
             return hit.clone();
         }
-        let result = match self.run(name, &args).await {
+        let result = match self.run(name, Args(&args)).await {
             Ok(v) => v,
-            Err(e) => json!({"error": e}),
+            Err(e) => json!({"error": e.public_message()}),
         };
         let text = truncate(result.to_string());
         self.cache.insert(key, text.clone());
         text
     }
 
-    fn count_search(&mut self, n: usize) -> Result<(), String> {
+    fn count_search(&mut self, n: usize) -> Result<(), ToolError> {
         if self.searches + n > MAX_SEARCHES {
-            return Err(format!(
+            return Err(ToolError::Invalid(format!(
                 "search limit reached ({MAX_SEARCHES} per turn); answer with what you have"
-            ));
+            )));
         }
         self.searches += n;
         Ok(())
     }
 
-    async fn run(&mut self, name: &str, a: &Value) -> Result<Value, String> {
-        let s = |k: &str| a[k].as_str().map(str::to_string);
+    async fn run(&mut self, name: &str, a: Args<'_>) -> Result<Value, ToolError> {
         match name {
-            "search_codebundles" => {
-                let q = s("query").ok_or("query is required")?;
+            "search_codebundles" => self.search_codebundles(a).await,
+            "multi_search" => self.multi_search(a).await,
+            "search_docs" | "search_keywords" => {
+                let q = a.req("query")?;
                 self.count_search(1)?;
-                let opts = SearchOptions {
-                    k: a["k"].as_u64().unwrap_or(5).clamp(1, 10) as usize,
-                    filters: Filters {
-                        platform: s("platform"),
-                        access: s("access"),
-                        ..Default::default()
-                    },
+                let options = SearchOptions {
+                    k: 3,
                     ..Default::default()
                 };
-                let r = self
-                    .searcher
-                    .search(&q, &opts)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                Ok(self.bundles_json(&r))
-            }
-            "multi_search" => {
-                let qs: Vec<String> = a["queries"]
-                    .as_array()
-                    .ok_or("queries must be a list")?
-                    .iter()
-                    .filter_map(|q| q.as_str().map(str::to_string))
-                    .take(30)
-                    .collect();
-                if qs.is_empty() {
-                    return Err("queries is empty".into());
-                }
-                self.count_search(qs.len())?;
-                let opts = SearchOptions::default();
-                let runs =
-                    futures::future::join_all(qs.iter().map(|q| self.searcher.search(q, &opts)))
-                        .await;
-                let mut best: HashMap<String, Value> = HashMap::new();
-                for r in runs.into_iter().flatten() {
-                    for b in &r.bundles {
-                        let v = json!({"id": b.key, "name": b.display_name, "score": round(b.score), "access": b.access, "matched_tasks": b.matched.iter().map(|m| &m.name).collect::<Vec<_>>()});
-                        let keep = best
-                            .get(&b.key)
-                            .is_none_or(|x| x["score"].as_f64().unwrap_or(0.0) < b.score as f64);
-                        if keep {
-                            best.insert(b.key.clone(), v);
-                        }
-                    }
-                }
-                let mut list: Vec<Value> = best.into_values().collect();
-                list.sort_by(|x, y| {
-                    y["score"]
-                        .as_f64()
-                        .unwrap_or(0.0)
-                        .total_cmp(&x["score"].as_f64().unwrap_or(0.0))
-                });
-                list.truncate(10);
-                for v in &list {
-                    self.seen(v["id"].as_str().unwrap_or(""));
-                }
-                Ok(json!({"results": list}))
-            }
-            "search_docs" | "search_keywords" => {
-                let q = s("query").ok_or("query is required")?;
-                self.count_search(1)?;
-                let r = self
-                    .searcher
-                    .search(
-                        &q,
-                        &SearchOptions {
-                            k: 3,
-                            ..Default::default()
-                        },
-                    )
-                    .await
-                    .map_err(|e| e.to_string())?;
-                if name == "search_docs" {
-                    Ok(
-                        json!({"docs": r.docs.iter().map(|d| json!({"id": d.id, "heading": d.heading.as_deref().unwrap_or(&d.title), "score": round(d.score), "snippet": d.snippet})).collect::<Vec<_>>()}),
-                    )
+                let r = self.registry.search(&q, &options).await?;
+                Ok(if name == "search_docs" {
+                    json!({"docs": r.docs.iter().map(|d| json!({"id": d.id, "heading": d.heading.as_deref().unwrap_or(&d.title), "score": round(d.score), "snippet": d.snippet})).collect::<Vec<_>>()})
                 } else {
-                    Ok(
-                        json!({"keywords": r.keywords.iter().map(|k| json!({"id": k.id, "name": k.name, "library": k.library, "args": k.args, "doc": k.doc, "score": round(k.score)})).collect::<Vec<_>>()}),
-                    )
-                }
+                    json!({"keywords": r.keywords.iter().map(|k| json!({"id": k.id, "name": k.name, "library": k.library, "args": k.args, "doc": k.doc, "score": round(k.score)})).collect::<Vec<_>>()})
+                })
             }
             "get_codebundle" => {
-                let id = s("id").ok_or("id is required")?;
-                let rec = self.record(&id).await?;
+                let id = a.req("id")?;
+                let rec = self.registry.bundle(&id).await?;
                 self.seen(&id);
                 Ok(bundle_json(&rec))
             }
             "read_file" => {
-                let id = s("id").ok_or("id is required")?;
-                let path = s("path").ok_or("path is required")?;
-                let rec = self.record(&id).await?;
-                let root = self.collection_root(&rec.collection).await?;
-                let rel = safe_path(&rec.slug, &path)?;
-                if !rec.files.iter().any(|f| f.path == rel) {
-                    return Err(format!(
-                        "{path} is not an indexed file of {id}; files: {}",
-                        rec.files
-                            .iter()
-                            .map(|f| f
-                                .path
-                                .trim_start_matches(&format!("codebundles/{}/", rec.slug)))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
-                }
-                let text = read_confined(root, rel.clone()).await?;
-                Ok(json!({"id": id, "path": path, "content": text}))
+                let (id, path) = (a.req("id")?, a.req("path")?);
+                let content = self.registry.read_file(&id, &path).await?;
+                Ok(json!({"id": id, "path": path, "content": content}))
             }
             "grep" => {
-                let pattern = s("pattern").ok_or("pattern is required")?;
-                let re = regex::RegexBuilder::new(&pattern)
-                    .size_limit(1 << 20)
-                    .case_insensitive(true)
-                    .build()
-                    .map_err(|e| format!("bad pattern: {e}"))?;
-                let only = s("id");
-                let bundles = self
-                    .db
-                    .read(|c| crate::catalog::bundles(c, &Default::default()))
-                    .await
-                    .map_err(|e| e.to_string())?;
-                // The files to scan are gathered first; the scan itself reads the
-                // disk, so it runs on the blocking pool, confined to each root.
-                let mut roots: HashMap<String, PathBuf> = HashMap::new();
-                let mut files: Vec<(String, PathBuf, String)> = Vec::new();
-                for b in bundles
-                    .iter()
-                    .filter(|b| only.as_deref().is_none_or(|o| o == b.key()))
-                {
-                    let Ok(rec) = self.record(&b.key()).await else {
-                        continue;
-                    };
-                    if !roots.contains_key(&rec.collection) {
-                        let root = self.collection_root(&rec.collection).await?;
-                        roots.insert(rec.collection.clone(), root);
-                    }
-                    let root = &roots[&rec.collection];
-                    for f in rec.files.iter().filter(|f| {
-                        [".robot", ".sh", ".py", ".md", ".yaml", ".yml"]
-                            .iter()
-                            .any(|e| f.path.ends_with(e))
-                    }) {
-                        files.push((rec.collection.clone(), root.clone(), f.path.clone()));
-                    }
-                }
-                let hits = tokio::task::spawn_blocking(move || {
-                    let mut hits = Vec::new();
-                    for (collection, root, path) in files {
-                        let Ok(text) =
-                            crate::ingest::confine::read_text(&root, &path, READ_MAX_BYTES)
-                        else {
-                            continue;
-                        };
-                        for (i, line) in text.lines().enumerate() {
-                            if re.is_match(line) {
-                                let short = path.trim_start_matches("codebundles/");
-                                hits.push(format!(
-                                    "{collection}/{short}:{}: {}",
-                                    i + 1,
-                                    line.trim().chars().take(200).collect::<String>()
-                                ));
-                                if hits.len() >= GREP_MAX_LINES {
-                                    return hits;
-                                }
-                            }
-                        }
-                    }
-                    hits
-                })
-                .await
-                .map_err(|e| e.to_string())?;
-                let complete = hits.len() < GREP_MAX_LINES;
-                Ok(json!({"matches": hits, "complete": complete}))
+                let hits = self
+                    .registry
+                    .grep(&a.req("pattern")?, a.opt("id").as_deref())
+                    .await?;
+                Ok(json!({"matches": hits.lines, "complete": hits.complete}))
             }
-            "find_similar" => {
-                let (text, exclude) = match (s("text"), s("location")) {
-                    (Some(t), _) if !t.trim().is_empty() => (t, None),
-                    (_, Some(loc)) => self.location_text(&loc).await?,
-                    _ => return Err("give text or location".into()),
-                };
-                self.count_search(1)?;
-                let v = self
-                    .searcher
-                    .embedder()
-                    .embed(&[text], Purpose::Query)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                let snap = self.searcher.snapshot();
-                let mut best: HashMap<u32, f32> = HashMap::new();
-                for (ci, cos) in v
-                    .first()
-                    .map(|q| snap.vectors.scores_for_ranking(q))
-                    .unwrap_or_default()
-                {
-                    if let Some(b) = snap.chunks[ci as usize].bundle {
-                        let e = best.entry(b).or_insert(f32::MIN);
-                        *e = e.max(cos);
-                    }
-                }
-                let mut list: Vec<(u32, f32)> = best
-                    .into_iter()
-                    .filter(|(b, _)| {
-                        exclude.as_deref() != Some(snap.bundles[*b as usize].key().as_str())
-                    })
-                    .collect();
-                list.sort_by(|x, y| y.1.total_cmp(&x.1));
-                let out: Vec<Value> = list
-                    .iter()
-                    .take(5)
-                    .map(|(b, s)| {
-                        let m = &snap.bundles[*b as usize];
-                        json!({"id": m.key(), "name": m.display_name, "similarity": round(*s)})
-                    })
-                    .collect();
-                for v in &out {
-                    self.seen(v["id"].as_str().unwrap_or(""));
-                }
-                Ok(json!({"similar": out}))
-            }
+            "find_similar" => self.find_similar(a).await,
             "graph_neighbors" => {
-                let id = s("id").ok_or("id is required")?;
-                let snap = self.searcher.snapshot();
-                let g = &snap.graph;
-                let n = g
-                    .bundle_node(&id)
-                    .ok_or_else(|| format!("no bundle {id} in the graph"))?;
-                let mut out: Vec<Value> = g
-                    .neighbours(n)
-                    .filter(|e| g.nodes[e.to as usize].kind != "task" && g.nodes[e.to as usize].kind != "sli")
-                    .map(|e| {
-                        let node = &g.nodes[e.to as usize];
-                        json!({"relation": e.kind, "kind": node.kind, "id": node.key, "label": node.label})
-                    })
+                let id = a.req("id")?;
+                let out: Vec<Value> = self
+                    .registry
+                    .neighbours(&id)?
+                    .into_iter()
+                    .map(|n| json!({"relation": n.relation, "kind": n.kind, "id": n.id, "label": n.label}))
                     .collect();
-                out.truncate(40);
                 Ok(json!({"id": id, "neighbors": out}))
             }
             "write_report" => {
-                let title = s("title").ok_or("title is required")?;
-                let md = s("markdown").ok_or("markdown is required")?;
+                let (title, md) = (a.req("title")?, a.req("markdown")?);
                 self.reports.push((title.clone(), md));
                 Ok(json!({"saved": title}))
             }
-            other => Err(format!("unknown tool {other}")),
+            other => Err(ToolError::Invalid(format!("unknown tool {other}"))),
         }
+    }
+
+    async fn search_codebundles(&mut self, a: Args<'_>) -> Result<Value, ToolError> {
+        let q = a.req("query")?;
+        self.count_search(1)?;
+        let options = SearchOptions {
+            k: a.0["k"].as_u64().unwrap_or(5).clamp(1, 10) as usize,
+            filters: Filters {
+                platform: a.opt("platform"),
+                access: a.opt("access"),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let r = self.registry.search(&q, &options).await?;
+        for b in &r.bundles {
+            self.seen(&b.key);
+        }
+        Ok(json!({
+            "no_match": r.no_match,
+            "uncovered": r.uncovered,
+            "results": r.bundles.iter().map(|b| json!({"id": b.key, "name": b.display_name, "score": round(b.score), "platform": b.platform, "access": b.access, "description": b.description, "matched_tasks": b.matched.iter().map(|m| &m.name).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+        }))
+    }
+
+    /// Several searches at once, merged by each bundle's best score.
+    async fn multi_search(&mut self, a: Args<'_>) -> Result<Value, ToolError> {
+        let qs: Vec<String> = a.0["queries"]
+            .as_array()
+            .ok_or_else(|| ToolError::Invalid("queries must be a list".into()))?
+            .iter()
+            .filter_map(|q| q.as_str().map(str::to_string))
+            .take(MAX_SEARCHES)
+            .collect();
+        if qs.is_empty() {
+            return Err(ToolError::Invalid("queries is empty".into()));
+        }
+        self.count_search(qs.len())?;
+        let options = SearchOptions::default();
+        let registry = &self.registry;
+        let runs = futures::future::join_all(qs.iter().map(|q| registry.search(q, &options))).await;
+        let mut best: HashMap<String, Value> = HashMap::new();
+        for r in runs.into_iter().flatten() {
+            for b in &r.bundles {
+                let v = json!({"id": b.key, "name": b.display_name, "score": round(b.score), "access": b.access, "matched_tasks": b.matched.iter().map(|m| &m.name).collect::<Vec<_>>()});
+                let keep = best
+                    .get(&b.key)
+                    .is_none_or(|x| x["score"].as_f64().unwrap_or(0.0) < b.score as f64);
+                if keep {
+                    best.insert(b.key.clone(), v);
+                }
+            }
+        }
+        let mut list: Vec<Value> = best.into_values().collect();
+        list.sort_by(|x, y| {
+            y["score"]
+                .as_f64()
+                .unwrap_or(0.0)
+                .total_cmp(&x["score"].as_f64().unwrap_or(0.0))
+        });
+        list.truncate(10);
+        for v in &list {
+            self.seen(v["id"].as_str().unwrap_or(""));
+        }
+        Ok(json!({"results": list}))
+    }
+
+    async fn find_similar(&mut self, a: Args<'_>) -> Result<Value, ToolError> {
+        let (text, exclude) = match (a.opt("text"), a.opt("location")) {
+            (Some(t), _) if !t.trim().is_empty() => (t, None),
+            (_, Some(loc)) => {
+                let (text, id) = self.registry.location_text(&loc).await?;
+                (text, Some(id))
+            }
+            _ => return Err(ToolError::Invalid("give text or location".into())),
+        };
+        self.count_search(1)?;
+        let out: Vec<Value> = self
+            .registry
+            .similar(&text, exclude.as_deref())
+            .await?
+            .into_iter()
+            .map(|s| json!({"id": s.id, "name": s.name, "similarity": round(s.similarity)}))
+            .collect();
+        for v in &out {
+            self.seen(v["id"].as_str().unwrap_or(""));
+        }
+        Ok(json!({"similar": out}))
     }
 
     fn seen(&mut self, id: &str) {
@@ -392,97 +294,6 @@ impl ToolBox {
             self.seen_bundles.push(id.to_string());
         }
     }
-
-    fn bundles_json(&mut self, r: &crate::search::SearchResults) -> Value {
-        for b in &r.bundles {
-            self.seen(&b.key);
-        }
-        json!({
-            "no_match": r.no_match,
-            "uncovered": r.uncovered,
-            "results": r.bundles.iter().map(|b| json!({"id": b.key, "name": b.display_name, "score": round(b.score), "platform": b.platform, "access": b.access, "description": b.description, "matched_tasks": b.matched.iter().map(|m| &m.name).collect::<Vec<_>>()})).collect::<Vec<_>>(),
-        })
-    }
-
-    async fn record(&self, id: &str) -> Result<crate::ingest::BundleRecord, String> {
-        let (c, s) = id.split_once('/').ok_or("ids look like collection/slug")?;
-        let (c, s) = (c.to_string(), s.to_string());
-        match self
-            .db
-            .read(move |conn| crate::catalog::record(conn, &c, &s))
-            .await
-        {
-            Ok(Some((_, r))) => Ok(r),
-            Ok(None) => Err(format!("no codebundle {id}")),
-            Err(e) => Err(e.to_string()),
-        }
-    }
-
-    async fn collection_root(&self, collection: &str) -> Result<PathBuf, String> {
-        let name = collection.to_string();
-        self.db
-            .read(move |c| {
-                Ok(c.query_row(
-                    "SELECT root FROM collections WHERE name = ?1",
-                    [&name],
-                    |r| r.get::<_, String>(0),
-                )?)
-            })
-            .await
-            .map(PathBuf::from)
-            .map_err(|e| e.to_string())
-    }
-
-    /// `collection/slug/file:line` → the lines around it, and the bundle to exclude.
-    async fn location_text(&self, loc: &str) -> Result<(String, Option<String>), String> {
-        let (path, line) = loc
-            .rsplit_once(':')
-            .ok_or("location looks like collection/slug/file:line")?;
-        let line: usize = line.parse().map_err(|_| "the line is not a number")?;
-        let mut parts = path.splitn(3, '/');
-        let (c, s, f) = (
-            parts.next().unwrap_or(""),
-            parts.next().unwrap_or(""),
-            parts.next().unwrap_or(""),
-        );
-        let id = format!("{c}/{s}");
-        let rec = self.record(&id).await?;
-        let rel = safe_path(&rec.slug, f)?;
-        if !rec.files.iter().any(|x| x.path == rel) {
-            return Err(format!("{f} is not an indexed file of {id}"));
-        }
-        let root = self.collection_root(c).await?;
-        let text = read_confined(root, rel).await?;
-        let lines: Vec<&str> = text.lines().collect();
-        let from = line.saturating_sub(6);
-        let to = (line + 6).min(lines.len());
-        Ok((lines.get(from..to).unwrap_or_default().join("\n"), Some(id)))
-    }
-}
-
-/// Largest file a tool reads.
-const READ_MAX_BYTES: u64 = 1024 * 1024;
-
-/// A file of a collection, through the same confinement as indexing (regular
-/// files inside the root only), off the async workers.
-async fn read_confined(root: PathBuf, rel: String) -> Result<String, String> {
-    tokio::task::spawn_blocking(move || {
-        crate::ingest::confine::read_text(&root, &rel, READ_MAX_BYTES).map_err(|e| e.to_string())
-    })
-    .await
-    .map_err(|e| e.to_string())?
-}
-
-/// `runbook.robot` → `codebundles/<slug>/runbook.robot`, refusing `..` and absolute paths.
-fn safe_path(slug: &str, path: &str) -> Result<String, String> {
-    let p = path.trim_start_matches(&format!("codebundles/{slug}/"));
-    if Path::new(p)
-        .components()
-        .any(|c| !matches!(c, Component::Normal(_)))
-    {
-        return Err(format!("{path} is not a path inside the bundle"));
-    }
-    Ok(format!("codebundles/{slug}/{p}"))
 }
 
 fn round(x: f32) -> f64 {
@@ -500,43 +311,9 @@ fn truncate(s: String) -> String {
     )
 }
 
-/// What the model sees of a bundle.
-pub fn bundle_json(r: &crate::ingest::BundleRecord) -> Value {
-    let task = |t: &crate::ingest::TaskRecord| json!({"name": t.clean.trim(), "doc": t.doc, "access": t.access});
-    json!({
-        "id": r.key(),
-        "name": r.display_name,
-        "description": r.description,
-        "platform": r.derived.platform,
-        "access": r.derived.access,
-        "access_decided_by": r.derived.access_source,
-        "resource_types": r.derived.resource_types,
-        "tasks": r.tasks.iter().map(task).collect::<Vec<_>>(),
-        "slis": r.slis.iter().map(task).collect::<Vec<_>>(),
-        "variables": r.variables.iter().filter(|v| !v.dynamic).map(|v| json!({"name": v.name, "kind": v.kind, "default": v.default, "description": v.description})).collect::<Vec<_>>(),
-        "readme": r.readme.as_ref().map(|x| x.markdown.chars().take(1500).collect::<String>()),
-        "files": r.files.iter().map(|f| f.path.trim_start_matches(&format!("codebundles/{}/", r.slug)).to_string()).collect::<Vec<_>>(),
-        "source_url": r.source_url,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn paths_stay_inside_the_bundle() {
-        assert_eq!(
-            safe_path("x", "runbook.robot").unwrap(),
-            "codebundles/x/runbook.robot"
-        );
-        assert_eq!(
-            safe_path("x", "codebundles/x/a/b.sh").unwrap(),
-            "codebundles/x/a/b.sh"
-        );
-        assert!(safe_path("x", "../y/runbook.robot").is_err());
-        assert!(safe_path("x", "/etc/passwd").is_err());
-    }
 
     #[test]
     fn long_results_are_truncated_with_a_note() {

@@ -16,7 +16,6 @@ use super::{Agent, AgentError};
 use crate::memory::{self, SessionContext, TurnRecord};
 use app::api::{ChatEvent, ErrorCode};
 use futures::Stream;
-use rusqlite::OptionalExtension;
 use serde_json::json;
 use std::collections::HashMap;
 use std::pin::Pin;
@@ -586,7 +585,7 @@ impl Agent {
             match super::understand::rewrite(llm, question, ctx, log).await {
                 Ok(q) => {
                     rw.query = q;
-                    rw.method = "llm".into();
+                    rw.method = super::rewrite::RewriteMethod::Llm;
                 }
                 Err(e) => errors.push(format!("rewrite: {e}")),
             }
@@ -638,7 +637,7 @@ impl Agent {
             .read(move |c| {
                 let mut users = HashMap::new();
                 for (id, library, name) in kw_ids {
-                    users.insert(id, super::library::users(c, &library, &name)?);
+                    users.insert(id, crate::catalog::keyword_users(c, &library, &name)?);
                 }
                 Ok(users)
             })
@@ -668,12 +667,8 @@ impl Agent {
                     Some(name) => Some(super::library::listing(c, &snap, &name)?),
                     None => None,
                 };
-                let markdown: Option<String> = match top_doc {
-                    Some(id) => c
-                        .query_row("SELECT markdown FROM docs WHERE id = ?1", [id], |r| {
-                            r.get(0)
-                        })
-                        .optional()?,
+                let markdown = match top_doc {
+                    Some(id) => crate::catalog::doc_markdown(c, id)?,
                     None => None,
                 };
                 let collections = if wants_collections {

@@ -92,7 +92,7 @@ pub async fn classify(
     };
     Ok(Classification {
         category,
-        method: "llm".into(),
+        method: super::classify::ClassifyMethod::Llm,
         reason: v["reason"]
             .as_str()
             .unwrap_or("")

@@ -3,7 +3,8 @@
 use super::StoreError;
 use crate::ingest::BundleRecord;
 use app::api::catalog::{
-    BundleDetail, BundleSummary, DerivedSources, FileInfo, LibraryInfo, TaskInfo, VariableInfo,
+    BundleDetail, BundleHeader, BundleSummary, DerivedSources, FileInfo, LibraryInfo, TaskInfo,
+    VariableInfo, VariableKind,
 };
 use rusqlite::Connection;
 
@@ -59,18 +60,20 @@ fn task_info(t: &crate::ingest::TaskRecord) -> TaskInfo {
 
 pub fn summary_from_record(rec: &BundleRecord) -> BundleSummary {
     BundleSummary {
-        collection: rec.collection.clone(),
-        slug: rec.slug.clone(),
-        display_name: rec.display_name.clone(),
-        description: rec.description.clone(),
-        platform: rec.derived.platform.clone(),
-        access: rec.derived.access.clone(),
-        resource_types: rec.derived.resource_types.clone(),
-        tags: rec.all_tags(),
-        task_count: rec.tasks.len() as u32,
-        sli_count: rec.slis.len() as u32,
+        header: BundleHeader {
+            collection: rec.collection.clone(),
+            slug: rec.slug.clone(),
+            display_name: rec.display_name.clone(),
+            description: rec.description.clone(),
+            platform: rec.derived.platform.clone(),
+            access: rec.derived.access.clone(),
+            resource_types: rec.derived.resource_types.clone(),
+            tags: rec.all_tags(),
+            task_count: rec.tasks.len() as u32,
+            sli_count: rec.slis.len() as u32,
+            source_url: rec.source_url.clone(),
+        },
         author: rec.author.clone(),
-        source_url: rec.source_url.clone(),
         tasks: rec.tasks.iter().map(task_info).collect(),
         slis: rec.slis.iter().map(task_info).collect(),
     }
@@ -88,14 +91,14 @@ pub fn from_record(rec: &BundleRecord, libraries: Vec<LibraryInfo>) -> BundleDet
             .iter()
             .map(|v| VariableInfo {
                 name: v.name.clone(),
-                kind: v.kind.clone(),
+                kind: v.kind,
                 var_type: v.var_type.clone(),
                 description: v.description.clone(),
                 default: v.default.clone(),
                 example: v.example.clone(),
                 enum_values: v.enum_values.clone(),
                 optional: v.optional,
-                required: v.default.is_none() && !v.optional && v.kind == "user",
+                required: v.default.is_none() && !v.optional && v.kind == VariableKind::User,
             })
             .collect(),
         readme: rec.readme.as_ref().map(|r| r.markdown.clone()),

@@ -3,9 +3,13 @@
 
 mod detail;
 mod examples;
+mod header;
+mod keywords;
 
 pub use detail::detail;
 pub use examples::examples;
+pub use header::{BundleRow, bundle_rows};
+pub use keywords::{KeywordUse, collection_root, doc_markdown, keyword_users, library_users};
 
 use crate::ingest::BundleRecord;
 use crate::store::StoreError;
@@ -39,46 +43,23 @@ pub fn collections(c: &Connection) -> Result<Vec<CollectionStatus>, StoreError> 
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-fn json_list(r: &Row, i: usize) -> rusqlite::Result<Vec<String>> {
+fn json_list<I: rusqlite::RowIndex>(r: &Row, i: I) -> rusqlite::Result<Vec<String>> {
     let s: String = r.get(i)?;
     Ok(serde_json::from_str(&s).unwrap_or_default())
 }
 
 pub fn bundles(c: &Connection, filter: &BundleFilter) -> Result<Vec<BundleSummary>, StoreError> {
-    let mut st = c.prepare(
-        "SELECT b.id, co.name, b.slug, b.display_name, b.description, b.platform, b.access, b.resource_types, b.tags,
-                b.task_count, b.sli_count, b.author, b.source_url
-         FROM bundles b JOIN collections co ON co.id = b.collection_id
-         ORDER BY co.name, b.slug",
-    )?;
-    let rows = st.query_map([], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            BundleSummary {
-                collection: r.get(1)?,
-                slug: r.get(2)?,
-                display_name: r.get(3)?,
-                description: r.get(4)?,
-                platform: r.get(5)?,
-                access: r.get(6)?,
-                resource_types: json_list(r, 7)?,
-                tags: json_list(r, 8)?,
-                task_count: r.get::<_, i64>(9)? as u32,
-                sli_count: r.get::<_, i64>(10)? as u32,
-                author: r.get(11)?,
-                source_url: r.get(12)?,
-                tasks: Vec::new(),
-                slis: Vec::new(),
-            },
-        ))
-    })?;
     let mut out = Vec::new();
-    for row in rows {
-        let (id, mut b) = row?;
+    for row in bundle_rows(c)? {
+        let mut b = BundleSummary {
+            header: row.header,
+            author: row.author,
+            ..Default::default()
+        };
         if !matches(&b, filter) {
             continue;
         }
-        let (tasks, slis) = tasks_of(c, id)?;
+        let (tasks, slis) = tasks_of(c, row.id)?;
         b.tasks = tasks;
         b.slis = slis;
         out.push(b);

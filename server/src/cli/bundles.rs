@@ -133,7 +133,7 @@ fn print_detail(d: &BundleDetail) {
     if !d.variables.is_empty() {
         println!("\nVariables:");
         for v in &d.variables {
-            let mut facts = vec![v.kind.clone()];
+            let mut facts = vec![v.kind.to_string()];
             facts.extend(v.var_type.clone());
             if let Some(def) = &v.default {
                 facts.push(format!("default {def:?}"));

@@ -75,7 +75,7 @@ fn score(
         .take(10)
         .position(|k| expected.contains(k))
         .map(|i| i + 1);
-    let cited = |kind: &'static str| h.citations.iter().filter(move |c| c.kind == kind);
+    let cited = |kind: &'static str| h.citations.iter().filter(move |c| c.kind.as_str() == kind);
     let snap = agent.searcher().snapshot();
     let doc_hit = (!q.expected_docs.is_empty()).then(|| {
         cited("doc").any(|c| {

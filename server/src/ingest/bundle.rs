@@ -3,7 +3,7 @@
 use super::derive::{self, strip_placeholders, task_access};
 use super::markdown;
 use super::record::*;
-use super::robot::{self, RobotFile, TaskDef, VarKind};
+use super::robot::{self, RobotFile, TaskDef};
 use super::runwhen;
 use super::walk::SourceFile;
 
@@ -147,13 +147,13 @@ pub fn build(
         for v in &r.imports {
             if variables
                 .iter()
-                .any(|x| x.name == v.name && x.kind == kind_str(v.kind))
+                .any(|x| x.name == v.name && x.kind == v.kind)
             {
                 continue;
             }
             variables.push(Variable {
                 name: v.name.clone(),
-                kind: kind_str(v.kind).into(),
+                kind: v.kind,
                 var_type: v.var_type.clone(),
                 description: v.description.clone(),
                 pattern: v.pattern.clone(),
@@ -196,7 +196,7 @@ pub fn build(
 
     let secrets: Vec<String> = variables
         .iter()
-        .filter(|v| v.kind == "secret")
+        .filter(|v| v.kind == app::api::catalog::VariableKind::Secret)
         .map(|v| v.name.clone())
         .collect();
     let task_tags: Vec<derive::TaskFacts> = tasks
@@ -275,14 +275,6 @@ pub fn build(
         level_of_detail,
         source_url: links.map(|l| l.tree(&format!("codebundles/{slug}"))),
         warnings,
-    }
-}
-
-fn kind_str(k: VarKind) -> &'static str {
-    match k {
-        VarKind::User => "user",
-        VarKind::Secret => "secret",
-        VarKind::Service => "service",
     }
 }
 

@@ -243,7 +243,7 @@ fn write_bundle(
         ins_var.execute(params![
             bid,
             v.name,
-            v.kind,
+            v.kind.as_str(),
             v.var_type,
             v.description,
             v.default,

@@ -61,8 +61,7 @@ pub struct TaskRecord {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Variable {
     pub name: String,
-    /// `user`, `secret` or `service`.
-    pub kind: String,
+    pub kind: app::api::catalog::VariableKind,
     pub var_type: Option<String>,
     pub description: Option<String>,
     pub pattern: Option<String>,

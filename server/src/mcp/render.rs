@@ -4,12 +4,9 @@
 use crate::agent::Collected;
 use crate::ingest::BundleRecord;
 use crate::search::{DocHit, KeywordHit, SearchResults};
-use crate::store::StoreError;
-use rusqlite::Connection;
-use serde::Serialize;
+use crate::tools::KeywordExample;
 use serde_json::{Value, json};
 use std::fmt::Write;
-use std::path::Path;
 
 fn pct(score: f32) -> String {
     format!("{:.2}", score)
@@ -99,112 +96,6 @@ pub fn docs(query: &str, docs: &[DocHit]) -> String {
         );
     }
     out
-}
-
-/// A real call of a keyword in an indexed bundle.
-#[derive(Clone, Debug, Serialize)]
-pub struct KeywordExample {
-    pub keyword: String,
-    pub bundle: String,
-    pub task: String,
-    /// `codebundles/<slug>/<file>:<line>`.
-    pub location: String,
-    pub call: String,
-}
-
-/// Robot matches keyword names ignoring case, spaces and underscores.
-fn normalise(s: &str) -> String {
-    s.chars()
-        .filter(|c| !c.is_whitespace() && *c != '_')
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// The keyword a body line calls: its first cell after any `${var}=` assignments.
-fn called_keyword(line: &str) -> Option<&str> {
-    if !line.starts_with([' ', '\t']) {
-        return None; // column 1 holds task names and settings, not calls
-    }
-    line.split("  ")
-        .flat_map(|c| c.split('\t'))
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .find(|c| !(c.starts_with(['$', '@', '&']) && c.ends_with('=')))
-        .filter(|c| !c.starts_with('#') && !c.starts_with("..."))
-}
-
-/// The file under `root` if it is a regular file inside it (`ingest::confine`, the
-/// checks indexing and the agent's tools use).
-fn read_inside(root: &Path, rel: &str) -> Option<String> {
-    crate::ingest::confine::read_text(root, rel, 1024 * 1024).ok()
-}
-
-/// Up to two calls per keyword, read from the robot files of bundles that use it.
-pub fn keyword_examples(
-    c: &Connection,
-    keys: &[(String, String)],
-) -> Result<Vec<KeywordExample>, StoreError> {
-    let mut out = Vec::new();
-    for (library, name) in keys {
-        let mut st = c.prepare(
-            "SELECT DISTINCT co.name, co.root, b.slug FROM keyword_uses u
-             JOIN keywords k ON k.id = u.keyword_id JOIN bundles b ON b.id = u.bundle_id
-             JOIN collections co ON co.id = b.collection_id
-             WHERE k.library = ?1 AND k.name = ?2 ORDER BY co.name, b.slug LIMIT 6",
-        )?;
-        let uses: Vec<(String, String, String)> = st
-            .query_map([library, name], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect::<Result<_, _>>()?;
-        let wanted = normalise(name);
-        let suffix = format!(".{wanted}");
-        let mut found = 0;
-        for (coll, root, slug) in uses {
-            if found == 2 {
-                break;
-            }
-            for file in ["runbook.robot", "sli.robot"] {
-                let rel = format!("codebundles/{slug}/{file}");
-                let Some(text) = read_inside(Path::new(&root), &rel) else {
-                    continue;
-                };
-                let lines: Vec<&str> = text.lines().collect();
-                // Robot matches names ignoring case, spaces and underscores, with or
-                // without the library prefix.
-                let Some(at) = lines.iter().position(|l| {
-                    called_keyword(l).is_some_and(|k| {
-                        let k = normalise(k);
-                        k == wanted || k.ends_with(&suffix)
-                    })
-                }) else {
-                    continue;
-                };
-                let task = lines[..at]
-                    .iter()
-                    .rev()
-                    .find(|l| !l.is_empty() && !l.starts_with([' ', '\t', '#', '*']))
-                    .map(|l| l.trim().to_string())
-                    .unwrap_or_default();
-                let mut call: Vec<&str> = vec![lines[at].trim()];
-                call.extend(
-                    lines[at + 1..]
-                        .iter()
-                        .map(|l| l.trim())
-                        .take_while(|l| l.starts_with("..."))
-                        .take(5),
-                );
-                out.push(KeywordExample {
-                    keyword: name.clone(),
-                    bundle: format!("{coll}/{slug}"),
-                    task,
-                    location: format!("{rel}:{}", at + 1),
-                    call: call.join("\n"),
-                });
-                found += 1;
-                break;
-            }
-        }
-    }
-    Ok(out)
 }
 
 pub fn keywords(query: &str, found: &[KeywordHit], examples: &[KeywordExample]) -> String {
@@ -357,21 +248,4 @@ pub fn answer_json(got: &Collected) -> Value {
         "citations": got.citations,
         "request": got.request,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::called_keyword;
-
-    #[test]
-    fn the_called_keyword_is_the_first_cell_after_assignments() {
-        assert_eq!(
-            called_keyword("    ${out}=    RW.Kube.Summarize Pod Restarts    pods_json=${x}"),
-            Some("RW.Kube.Summarize Pod Restarts")
-        );
-        assert_eq!(called_keyword("\tLog    hello"), Some("Log"));
-        assert_eq!(called_keyword("Summarize Pod Restarts"), None);
-        assert_eq!(called_keyword("    # Summarize Pod Restarts"), None);
-        assert_eq!(called_keyword("    ...    more"), None);
-    }
 }

@@ -6,6 +6,7 @@ use super::render;
 use crate::agent::{Agent, TurnOptions, collect, validate_question};
 use crate::search::{Filters, SearchOptions};
 use crate::store::Db;
+use crate::tools::{Registry, ToolError, bundle_json};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
@@ -65,7 +66,7 @@ pub struct Ask {
 #[derive(Clone)]
 pub struct RegistryTools {
     agent: Arc<Agent>,
-    db: Db,
+    registry: Registry,
     shutdown: CancellationToken,
     tool_router: ToolRouter<Self>,
 }
@@ -84,17 +85,23 @@ fn query(q: &str) -> Result<String, ErrorData> {
     validate_question(q).map_err(|e| ErrorData::invalid_params(e.public_message(), None))
 }
 
-fn internal(e: impl std::fmt::Display) -> ErrorData {
-    tracing::error!(error = %e, "MCP tool failed");
-    ErrorData::internal_error("the registry could not complete the request", None)
+/// A tool's failure as MCP says it: the caller's mistake is a protocol error,
+/// "not there" a normal result that says so, the registry's own fault a safe
+/// internal error (the detail is logged by `public_message`).
+fn failed(e: ToolError) -> Result<CallToolResult, ErrorData> {
+    match e {
+        ToolError::Invalid(m) => Err(ErrorData::invalid_params(m, None)),
+        ToolError::NotFound(m) => Ok(not_found(m)),
+        internal => Err(ErrorData::internal_error(internal.public_message(), None)),
+    }
 }
 
 #[tool_router]
 impl RegistryTools {
     pub fn new(agent: Arc<Agent>, db: Db, shutdown: CancellationToken) -> Self {
         RegistryTools {
+            registry: Registry::new(agent.searcher().clone(), db),
             agent,
-            db,
             shutdown,
             tool_router: Self::tool_router(),
         }
@@ -116,13 +123,10 @@ impl RegistryTools {
             },
             ..Default::default()
         };
-        let r = self
-            .agent
-            .searcher()
-            .search(&q, &options)
-            .await
-            .map_err(internal)?;
-        Ok(result(render::bundles(&r), render::bundles_json(&r)))
+        match self.registry.search(&q, &options).await {
+            Ok(r) => Ok(result(render::bundles(&r), render::bundles_json(&r))),
+            Err(e) => failed(e),
+        }
     }
 
     #[tool(
@@ -134,12 +138,10 @@ impl RegistryTools {
     ) -> Result<CallToolResult, ErrorData> {
         let q = query(&p.query)?;
         let k = p.k.unwrap_or(3).clamp(1, MAX_DOCS) as usize;
-        let r = self
-            .agent
-            .searcher()
-            .search(&q, &SearchOptions::default())
-            .await
-            .map_err(internal)?;
+        let r = match self.registry.search(&q, &SearchOptions::default()).await {
+            Ok(r) => r,
+            Err(e) => return failed(e),
+        };
         let docs: Vec<_> = r.docs.into_iter().take(k).collect();
         Ok(result(render::docs(&q, &docs), json!({ "docs": docs })))
     }
@@ -152,22 +154,19 @@ impl RegistryTools {
         Parameters(p): Parameters<KeywordUsage>,
     ) -> Result<CallToolResult, ErrorData> {
         let q = query(&p.query)?;
-        let r = self
-            .agent
-            .searcher()
-            .search(&q, &SearchOptions::default())
-            .await
-            .map_err(internal)?;
+        let r = match self.registry.search(&q, &SearchOptions::default()).await {
+            Ok(r) => r,
+            Err(e) => return failed(e),
+        };
         let found: Vec<_> = r.keywords.into_iter().take(3).collect();
         let keys: Vec<(String, String)> = found
             .iter()
             .map(|k| (k.library.clone(), k.name.clone()))
             .collect();
-        let examples = self
-            .db
-            .read(move |c| render::keyword_examples(c, &keys))
-            .await
-            .map_err(internal)?;
+        let examples = match self.registry.keyword_examples(&keys).await {
+            Ok(e) => e,
+            Err(e) => return failed(e),
+        };
         Ok(result(
             render::keywords(&q, &found, &examples),
             json!({ "keywords": found, "examples": examples }),
@@ -181,25 +180,10 @@ impl RegistryTools {
         &self,
         Parameters(p): Parameters<GetCodebundle>,
     ) -> Result<CallToolResult, ErrorData> {
-        let id = p.id.trim().to_string();
-        let Some((coll, slug)) = id.split_once('/') else {
-            return Err(ErrorData::invalid_params(
-                "id looks like collection/slug (e.g. kube-ops/k8s-pod-crashloop-triage)",
-                None,
-            ));
-        };
-        let (coll, slug) = (coll.to_string(), slug.to_string());
-        let found = self
-            .db
-            .read(move |c| crate::catalog::record(c, &coll, &slug))
-            .await
-            .map_err(internal)?;
-        Ok(match found {
-            Some((_, rec)) => result(render::bundle(&rec), crate::agent::tools::bundle_json(&rec)),
-            None => not_found(format!(
-                "No codebundle {id} in the registry. Use find_codebundle to search."
-            )),
-        })
+        match self.registry.bundle(&p.id).await {
+            Ok(rec) => Ok(result(render::bundle(&rec), bundle_json(&rec))),
+            Err(e) => failed(e),
+        }
     }
 
     #[tool(

@@ -112,7 +112,10 @@ mod tests {
     fn hit(score: f32, access: &str, fired: &[&str]) -> BundleHit {
         BundleHit {
             score,
-            access: access.into(),
+            bundle: app::api::catalog::BundleHeader {
+                access: access.into(),
+                ..Default::default()
+            },
             signals: Signals {
                 fired: fired.iter().map(|f| f.to_string()).collect(),
                 ..Default::default()

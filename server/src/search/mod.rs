@@ -4,6 +4,7 @@
 
 mod calibrate;
 mod rank;
+mod signals;
 mod snapshot;
 mod types;
 
@@ -157,7 +158,7 @@ impl Searcher {
         let options = options.clone();
         let db = self.db.clone();
         let mut results = tokio::task::spawn_blocking(move || {
-            let q = qvecs.as_ref().map(|(p, w, _)| rank::QueryVectors {
+            let q = qvecs.as_ref().map(|(p, w, _)| signals::QueryVectors {
                 plain: p.as_slice(),
                 expanded: w.as_deref(),
             });

@@ -10,12 +10,15 @@
 //! decision.
 
 use super::calibrate::{Evidence, calibrated, calibrated_section, nothing_fits};
+use super::signals::{
+    Acc, KeywordSignals, accumulate, explain, graph_signal, keyword_signals, norm_cos,
+    prior_and_actions, vector_signals,
+};
 use super::snapshot::Snapshot;
 use super::types::*;
 use crate::graph::{Correlation, correlate, link_entities};
-use crate::index::fts;
 use crate::index::vectors::dot;
-use crate::query::{LEXICON, Query, phrase::stem, platform_prior};
+use crate::query::{Query, platform_prior};
 use rusqlite::Connection;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -29,66 +32,23 @@ const W_BM25: f32 = 0.3;
 const W_PLATFORM: f32 = 0.05;
 const W_GRAPH: f32 = 0.1;
 
-/// MiniLM cosines below this carry no information; at `COS_HIGH` a match is strong.
-const COS_LOW: f32 = 0.12;
-const COS_HIGH: f32 = 0.62;
-/// BM25 saturation: raw/(raw + K).
-const EXPANSION_BM25: f32 = 0.5;
-const BM25_K: f32 = 25.0;
-const CHUNK_BM25_K: f32 = 6.0;
 /// MMR trade-off: close to 1, so it only demotes near duplicates.
 const MMR_LAMBDA: f32 = 0.85;
 const RRF_K: f32 = 60.0;
-
-fn norm_cos(c: f32) -> f32 {
-    ((c - COS_LOW) / (COS_HIGH - COS_LOW)).clamp(0.0, 1.0)
-}
-
-fn sat(raw: f64, k: f32) -> f32 {
-    let r = raw.max(0.0) as f32;
-    r / (r + k)
-}
-
-#[derive(Default, Clone)]
-struct Acc {
-    vector: f32,
-    /// Cosine of the bundle's summary chunk (names, description, task list).
-    summary: f32,
-    /// The question asks for a change none of the bundle's tasks performs.
-    action_missing: bool,
-    /// The weighted sum of the signals.
-    fused: f32,
-    /// Best cosine for the question as typed and with concept terms added.
-    best_plain: f32,
-    best_wide: f32,
-    platform: f32,
-    bm25: f32,
-    graph: f32,
-    /// (chunk index, cosine) of task/SLI chunks
-    tasks: Vec<(u32, f32)>,
-    fts_tasks: Vec<(u32, f32)>,
-}
-
-/// (chunk index, cosine) for every chunk considered.
-type Scores = Vec<(u32, f32)>;
-
-/// The question's vectors: as typed, and with concept terms added.
-#[derive(Clone, Copy)]
-pub struct QueryVectors<'a> {
-    pub plain: &'a [f32],
-    pub expanded: Option<&'a [f32]>,
-}
 
 pub fn search(
     s: &Snapshot,
     c: &Connection,
     query: &Query,
-    qvec: Option<QueryVectors>,
+    qvec: Option<super::signals::QueryVectors>,
     o: &SearchOptions,
 ) -> SearchResults {
     let t0 = Instant::now();
     let mut out = SearchResults {
         query: query.text.clone(),
+        corrections: query.corrections.clone(),
+        uncovered: query.uncovered.clone(),
+        unknown: query.unknown.clone(),
         ..Default::default()
     };
 
@@ -102,180 +62,26 @@ pub fn search(
         .iter()
         .map(|e| format!("{}:{}", e.kind, e.label))
         .collect();
-    let mut extra: Vec<String> = if o.concepts {
-        query.concepts.clone()
-    } else {
-        Vec::new()
-    };
-    if o.graph_expand {
-        for t in graph_expansion(s, &entities) {
-            if !extra.contains(&t) {
-                extra.push(t);
-            }
-        }
-    }
-    out.expansion = extra.clone();
+    out.expansion = expansion(s, query, &entities, o);
 
-    // Keyword signals.
     let tk = Instant::now();
-    // The question's own words, and the expansion terms apart: an expansion is a
-    // guess, so its BM25 counts for less (`EXPANSION_BM25`).
-    let expr = fts::expression(&query.terms);
-    let extra_only: Vec<String> = extra
-        .iter()
-        .filter(|t| !query.terms.contains(t))
-        .cloned()
-        .collect();
-    let extra_expr = fts::expression(&extra_only);
-    out.corrections = query.corrections.clone();
-    let mut bm25_bundle: HashMap<u32, f32> = HashMap::new();
-    let mut bm25_raw: Vec<(String, f32)> = Vec::new();
-    let mut bm25_chunk: HashMap<u32, f32> = HashMap::new();
-    if o.mode != Mode::Vector {
-        let mut raw_bundle: HashMap<u32, f64> = HashMap::new();
-        let mut raw_chunk: HashMap<u32, f64> = HashMap::new();
-        for (e, w) in [(&expr, 1.0), (&extra_expr, EXPANSION_BM25 as f64)] {
-            let Some(e) = e else { continue };
-            for (id, raw) in fts::search_bundles(c, e, 80).unwrap_or_default() {
-                if let Some(&b) = s.bundle_by_id.get(&id) {
-                    *raw_bundle.entry(b).or_default() += w * raw;
-                }
-            }
-            for (rowid, raw) in fts::search_chunks(c, e, 200).unwrap_or_default() {
-                if let Some(&ci) = s.chunk_by_rowid.get(&rowid) {
-                    *raw_chunk.entry(ci).or_default() += w * raw;
-                }
-            }
-        }
-        for (b, raw) in raw_bundle {
-            bm25_raw.push((s.bundles[b as usize].key(), raw as f32));
-            bm25_bundle.insert(b, sat(raw, BM25_K));
-        }
-        for (ci, raw) in raw_chunk {
-            bm25_chunk.insert(ci, sat(raw, CHUNK_BM25_K));
-        }
-    }
-    out.timings.keyword_ms = tk.elapsed().as_secs_f64() * 1000.0;
-
-    // Vector signals per chunk.
-    let (chunk_cos, chunk_cos_wide): (Scores, Scores) = match (qvec, o.mode) {
-        (Some(q), Mode::Hybrid | Mode::Vector) => {
-            let plain = s.vectors.scores_for_ranking(q.plain);
-            let wide = match q.expanded {
-                Some(e) => align(&plain, s.vectors.scores_for_ranking(e)),
-                None => plain.clone(),
-            };
-            (plain, wide)
-        }
-        _ => (Vec::new(), Vec::new()),
+    let keyword = if o.mode == Mode::Vector {
+        KeywordSignals::default()
+    } else {
+        keyword_signals(s, c, query, &out.expansion)
     };
+    out.timings.keyword_ms = tk.elapsed().as_secs_f64() * 1000.0;
+    let vector = vector_signals(s, qvec, o.mode);
     if o.explain {
-        let key = |ci: u32| {
-            s.chunks[ci as usize]
-                .bundle
-                .map(|b| s.bundles[b as usize].key())
-                .unwrap_or_default()
-        };
-        out.explain = Some(Explain {
-            chunks: chunk_cos
-                .iter()
-                .zip(&chunk_cos_wide)
-                .map(|((ci, c1), (_, c2))| {
-                    (key(*ci), s.chunks[*ci as usize].kind.clone(), *c1, *c2)
-                })
-                .collect(),
-            bm25: bm25_raw.clone(),
-            chunk_bm25: bm25_chunk
-                .iter()
-                .map(|(ci, v)| (key(*ci), s.chunks[*ci as usize].kind.clone(), *v))
-                .collect(),
-            graph: Vec::new(),
-            platform: Vec::new(),
-        });
+        out.explain = Some(explain(s, &vector, &keyword));
     }
 
     let tr = Instant::now();
-    let mut acc: HashMap<u32, Acc> = HashMap::new();
-    for (&(ci, cos), &(_, wide)) in chunk_cos.iter().zip(&chunk_cos_wide) {
-        let ch = &s.chunks[ci as usize];
-        let Some(b) = ch.bundle else { continue };
-        let a = acc.entry(b).or_default();
-        a.best_plain = a.best_plain.max(cos);
-        a.best_wide = a.best_wide.max(wide);
-        if ch.kind == "bundle" {
-            a.summary = a.summary.max((cos + wide) / 2.0);
-        }
-        if ch.kind == "task" || ch.kind == "sli" {
-            a.tasks.push((ci, cos.max(wide)));
-        }
-    }
-    for a in acc.values_mut() {
-        a.vector = norm_cos((a.best_plain + a.best_wide) / 2.0);
-        a.summary = norm_cos(a.summary);
-    }
-    for (&b, &v) in &bm25_bundle {
-        acc.entry(b).or_default().bm25 = v;
-    }
-    for (&ci, &v) in &bm25_chunk {
-        let ch = &s.chunks[ci as usize];
-        if let (Some(b), true) = (ch.bundle, ch.kind == "task" || ch.kind == "sli") {
-            acc.entry(b).or_default().fts_tasks.push((ci, v));
-        }
-    }
+    let mut acc = accumulate(s, &vector, &keyword);
     if o.graph_boost && !entities.is_empty() {
-        let max_w: f32 = entities.iter().map(|e| e.weight).sum::<f32>().max(1.0);
-        for (b, meta) in s.bundles.iter().enumerate() {
-            let Some(node) = s.graph.bundle_node(&meta.key()) else {
-                continue;
-            };
-            let linked: f32 = entities
-                .iter()
-                .filter(|e| {
-                    e.node == node || s.graph.neighbours(node).any(|edge| edge.to == e.node)
-                })
-                .map(|e| e.weight)
-                .sum();
-            if linked > 0.0 {
-                acc.entry(b as u32).or_default().graph = (linked / max_w).min(1.0);
-            }
-        }
+        graph_signal(s, &entities, &mut acc);
     }
-
-    let intent = &query.platforms;
-    out.uncovered = query.uncovered.clone();
-    out.unknown = query.unknown.clone();
-    // An action is performed by a bundle whose task names or display name use its
-    // name or one of its one-word forms ("restart", "bounce"), or whose display name
-    // uses another word for it ("Helm Update" upgrades). Task names are full of
-    // incidental words ("Restart with Rolling Update"), so synonyms count only in
-    // the name, which says what the bundle is for.
-    let action_words: Vec<(Vec<String>, Vec<String>)> = query
-        .actions
-        .iter()
-        .map(|name| {
-            let mut forms = vec![stem(name)];
-            let mut synonyms = Vec::new();
-            if let Some(a) = LEXICON.actions.iter().find(|a| &a.name == name) {
-                forms.extend(
-                    a.forms
-                        .iter()
-                        .filter(|f| !f.text.contains(' '))
-                        .map(|f| stem(&f.text)),
-                );
-                synonyms.extend(a.performed_by.iter().map(|w| stem(w)));
-            }
-            (forms, synonyms)
-        })
-        .collect();
-    for (b, a) in acc.iter_mut() {
-        a.platform = platform_prior(intent, &s.bundles[*b as usize].platform);
-        // A change the user asks for that none of the bundle's tasks performs.
-        let tasks = &s.vocab.bundle_task_stems[*b as usize];
-        let name = &s.vocab.bundle_name_stems[*b as usize];
-        a.action_missing = action_words.iter().any(|(forms, synonyms)| {
-            !forms.iter().any(|x| tasks.contains(x)) && !synonyms.iter().any(|x| name.contains(x))
-        });
-    }
+    prior_and_actions(s, query, &mut acc);
     if let Some(x) = out.explain.as_mut() {
         x.graph = acc
             .iter()
@@ -285,14 +91,70 @@ pub fn search(
         x.platform = s
             .bundles
             .iter()
-            .map(|b| (b.key(), platform_prior(intent, &b.platform)))
+            .map(|b| (b.key(), platform_prior(&query.platforms, &b.platform)))
             .filter(|(_, p)| *p != 0.0)
             .collect();
     }
 
-    // Fuse, filter, calibrate. The order is by calibrated score: within one question
-    // it follows the fused signal, except that a bundle lacking a requested action
-    // falls behind those that perform it.
+    let scored = fuse_and_calibrate(s, query, acc, o);
+    let candidates: Vec<(u32, f32, Acc)> = scored.into_iter().take(40).collect();
+    let picked = if o.mmr {
+        mmr(s, &candidates, o.k.max(1))
+    } else {
+        candidates.iter().take(o.k.max(1)).cloned().collect()
+    };
+    out.bundles = picked
+        .into_iter()
+        .map(|(b, score, a)| hit(s, b, score, &a, o))
+        .collect();
+    out.no_match = nothing_fits(out.bundles.first(), &s.embedder_id);
+
+    // Docs and keywords use the better of the plain and concept-expanded question.
+    let best_cos: Vec<(u32, f32)> = vector
+        .plain
+        .iter()
+        .zip(&vector.wide)
+        .map(|(&(ci, a), &(_, b))| (ci, a.max(b)))
+        .collect();
+    out.docs = rank_docs(s, &best_cos, &keyword.chunk);
+    out.keywords = rank_keywords(s, &best_cos, &keyword.chunk);
+    out.correlations = correlations(s, &out.bundles);
+    out.timings.rank_ms = tr.elapsed().as_secs_f64() * 1000.0;
+    out.timings.total_ms = t0.elapsed().as_secs_f64() * 1000.0;
+    out
+}
+
+/// Terms added to the question: its concepts' terms and, when asked, the graph's.
+fn expansion(
+    s: &Snapshot,
+    query: &Query,
+    entities: &[crate::graph::Entity],
+    o: &SearchOptions,
+) -> Vec<String> {
+    let mut extra: Vec<String> = if o.concepts {
+        query.concepts.clone()
+    } else {
+        Vec::new()
+    };
+    if o.graph_expand {
+        for t in graph_expansion(s, entities) {
+            if !extra.contains(&t) {
+                extra.push(t);
+            }
+        }
+    }
+    extra
+}
+
+/// Fuse, filter, calibrate. The order is by calibrated score: within one question
+/// it follows the fused signal, except that a bundle lacking a requested action
+/// falls behind those that perform it.
+fn fuse_and_calibrate(
+    s: &Snapshot,
+    query: &Query,
+    acc: HashMap<u32, Acc>,
+    o: &SearchOptions,
+) -> Vec<(u32, f32, Acc)> {
     let (wv, wb) = match o.mode {
         Mode::Hybrid => (W_VECTOR, W_BM25),
         Mode::Vector => (1.0, 0.0),
@@ -339,86 +201,48 @@ pub fn search(
         scored.iter().map(|(b, f, _)| (*b, *f)).collect()
     };
     scored.sort_by(|x, y| order_key[&y.0].total_cmp(&order_key[&x.0]));
-    let candidates: Vec<(u32, f32, Acc)> = scored.into_iter().take(40).collect();
-    let picked = if o.mmr {
-        mmr(s, &candidates, o.k.max(1))
-    } else {
-        candidates.iter().take(o.k.max(1)).cloned().collect()
-    };
-
-    for (b, score, a) in picked {
-        let meta = &s.bundles[b as usize];
-        let fused = a.fused;
-        let mut fired = Vec::new();
-        if a.vector > 0.2 {
-            fired.push("vector".to_string());
-        }
-        if a.bm25 > 0.05 {
-            fired.push("bm25".to_string());
-        }
-        if a.graph > 0.0 && o.graph_boost {
-            fired.push("graph".to_string());
-        }
-        if a.platform > 0.0 {
-            fired.push("platform".to_string());
-        }
-        if a.action_missing {
-            fired.push("action-missing".to_string());
-        }
-        fired.extend(
-            o.filters
-                .describe()
-                .into_iter()
-                .map(|f| format!("filter:{f}")),
-        );
-        out.bundles.push(BundleHit {
-            key: meta.key(),
-            collection: meta.collection.clone(),
-            slug: meta.slug.clone(),
-            display_name: meta.display_name.clone(),
-            description: meta.description.clone(),
-            platform: meta.platform.clone(),
-            access: meta.access.clone(),
-            resource_types: meta.resource_types.clone(),
-            tags: meta.tags.clone(),
-            task_count: meta.task_count,
-            sli_count: meta.sli_count,
-            source_url: meta.source_url.clone(),
-            score,
-            signals: Signals {
-                vector: a.vector,
-                bm25: a.bm25,
-                graph: a.graph,
-                platform: a.platform,
-                fused,
-                fired,
-            },
-            matched: matched_tasks(s, &a),
-        });
-    }
-    out.no_match = nothing_fits(out.bundles.first(), &s.embedder_id);
-
-    // Docs and keywords use the better of the plain and concept-expanded question.
-    let best_cos: Vec<(u32, f32)> = chunk_cos
-        .iter()
-        .zip(&chunk_cos_wide)
-        .map(|(&(ci, a), &(_, b))| (ci, a.max(b)))
-        .collect();
-    out.docs = rank_docs(s, &best_cos, &bm25_chunk);
-    out.keywords = rank_keywords(s, &best_cos, &bm25_chunk);
-    out.correlations = correlations(s, &out.bundles);
-    out.timings.rank_ms = tr.elapsed().as_secs_f64() * 1000.0;
-    out.timings.total_ms = t0.elapsed().as_secs_f64() * 1000.0;
-    out
+    scored
 }
 
-/// Puts `other`'s scores in `base`'s item order (items `other` lacks score 0), so the
-/// two lists can be zipped even when the HNSW returned different candidates.
-fn align(base: &[(u32, f32)], other: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
-    let map: HashMap<u32, f32> = other.into_iter().collect();
-    base.iter()
-        .map(|(i, _)| (*i, map.get(i).copied().unwrap_or(0.0)))
-        .collect()
+/// A result as the caller sees it, with the signals that fired.
+fn hit(s: &Snapshot, b: u32, score: f32, a: &Acc, o: &SearchOptions) -> BundleHit {
+    let meta = &s.bundles[b as usize];
+    let mut fired = Vec::new();
+    if a.vector > 0.2 {
+        fired.push("vector".to_string());
+    }
+    if a.bm25 > 0.05 {
+        fired.push("bm25".to_string());
+    }
+    if a.graph > 0.0 && o.graph_boost {
+        fired.push("graph".to_string());
+    }
+    if a.platform > 0.0 {
+        fired.push("platform".to_string());
+    }
+    if a.action_missing {
+        fired.push("action-missing".to_string());
+    }
+    fired.extend(
+        o.filters
+            .describe()
+            .into_iter()
+            .map(|f| format!("filter:{f}")),
+    );
+    BundleHit {
+        key: meta.key(),
+        bundle: meta.header.clone(),
+        score,
+        signals: Signals {
+            vector: a.vector,
+            bm25: a.bm25,
+            graph: a.graph,
+            platform: a.platform,
+            fused: a.fused,
+            fired,
+        },
+        matched: matched_tasks(s, a),
+    }
 }
 
 fn passes(b: &super::BundleMeta, f: &Filters) -> bool {

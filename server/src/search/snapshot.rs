@@ -8,6 +8,7 @@ use crate::index::build::blob_to_vector;
 use crate::index::vectors::VectorIndex;
 use crate::query::{BundleFacts, CorpusVocab, Query};
 use crate::store::StoreError;
+use app::api::catalog::BundleHeader;
 use rusqlite::Connection;
 use std::collections::HashMap;
 
@@ -23,31 +24,19 @@ pub struct ChunkMeta {
     pub content_hash: String,
 }
 
+/// A bundle as search holds it: the header every view shows, plus where its
+/// summary chunk is and when it last changed.
 #[derive(Clone, Debug)]
 pub struct BundleMeta {
     pub id: i64,
-    pub collection: String,
-    pub slug: String,
-    pub display_name: String,
-    pub description: String,
-    pub platform: String,
-    pub access: String,
-    pub resource_types: Vec<String>,
-    pub tags: Vec<String>,
-    pub task_count: u32,
-    pub sli_count: u32,
-    pub source_url: Option<String>,
+    pub header: BundleHeader,
     /// Chunk index of the bundle's summary chunk.
     pub summary_chunk: Option<u32>,
     /// When the bundle last changed in git (RFC 3339), when known.
     pub updated_at: Option<String>,
 }
 
-impl BundleMeta {
-    pub fn key(&self) -> String {
-        format!("{}/{}", self.collection, self.slug)
-    }
-}
+app::derefs_to_header!(BundleMeta, header);
 
 #[derive(Clone, Debug)]
 pub struct DocMeta {
@@ -130,31 +119,15 @@ impl Snapshot {
         let mut bundle_by_id = HashMap::new();
         let mut bundle_by_key = HashMap::new();
         {
-            let mut st = c.prepare(
-                "SELECT b.id, co.name, b.slug, b.display_name, b.description, b.platform, b.access, b.resource_types, b.tags,
-                        b.task_count, b.sli_count, b.source_url, b.updated_at
-                 FROM bundles b JOIN collections co ON co.id = b.collection_id ORDER BY co.name, b.slug",
-            )?;
-            let rows = st.query_map([], |r| {
-                Ok(BundleMeta {
-                    id: r.get(0)?,
-                    collection: r.get(1)?,
-                    slug: r.get(2)?,
-                    display_name: r.get(3)?,
-                    description: r.get(4)?,
-                    platform: r.get(5)?,
-                    access: r.get(6)?,
-                    resource_types: json_list(r.get(7)?),
-                    tags: json_list(r.get(8)?),
-                    task_count: r.get::<_, i64>(9)? as u32,
-                    sli_count: r.get::<_, i64>(10)? as u32,
-                    source_url: r.get(11)?,
+            let rows = crate::catalog::bundle_rows(c)?
+                .into_iter()
+                .map(|r| BundleMeta {
+                    id: r.id,
+                    header: r.header,
                     summary_chunk: None,
-                    updated_at: r.get(12)?,
-                })
-            })?;
+                    updated_at: r.updated_at,
+                });
             for b in rows {
-                let b = b?;
                 let i = bundles.len() as u32;
                 bundle_by_id.insert(b.id, i);
                 bundle_by_key.insert(b.key(), i);

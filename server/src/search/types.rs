@@ -1,6 +1,7 @@
 //! Search requests and results.
 
 use crate::graph::Correlation;
+use app::api::catalog::BundleHeader;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,22 +123,15 @@ pub struct Signals {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct BundleHit {
     pub key: String,
-    pub collection: String,
-    pub slug: String,
-    pub display_name: String,
-    pub description: String,
-    pub platform: String,
-    pub access: String,
-    pub resource_types: Vec<String>,
-    pub tags: Vec<String>,
-    pub task_count: u32,
-    pub sli_count: u32,
-    pub source_url: Option<String>,
+    #[serde(flatten)]
+    pub bundle: BundleHeader,
     /// Calibrated relevance in 0–1 (see `calibrate`).
     pub score: f32,
     pub signals: Signals,
     pub matched: Vec<MatchedTask>,
 }
+
+app::derefs_to_header!(BundleHit, bundle);
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DocHit {

@@ -327,11 +327,11 @@ pub fn CardsTable(cards: Vec<Card>) -> impl IntoView {
                     {cards.into_iter().map(|c| view! {
                         <tr data-testid="card-row">
                             <td>
-                                <strong>{c.display_name}</strong><br />
+                                <strong>{c.bundle.display_name}</strong><br />
                                 <span class="mono muted small">{c.key}</span>
                             </td>
-                            <td>{c.platform}</td>
-                            <td>{c.access}</td>
+                            <td>{c.bundle.platform}</td>
+                            <td>{c.bundle.access}</td>
                             <td class="num">{pct(c.relevance as f64)}</td>
                         </tr>
                     }).collect_view()}

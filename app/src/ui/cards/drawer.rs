@@ -38,7 +38,7 @@ pub fn Drawer() -> impl IntoView {
                 <div class="drawer-head">
                     <h2 id="drawer-title">{move || {
                         match detail.get().flatten() {
-                            Some(Ok(d)) => d.summary.display_name,
+                            Some(Ok(d)) => d.summary.header.display_name,
                             _ => open().unwrap_or_default(),
                         }
                     }}</h2>
@@ -110,7 +110,7 @@ fn Detail(d: BundleDetail) -> impl IntoView {
                         {d.variables.iter().map(|v| view! {
                             <tr>
                                 <td><code>{v.name.clone()}</code>{v.required.then(|| view! { <span class="badge required">"required"</span> })}</td>
-                                <td>{v.kind.clone()}</td>
+                                <td>{v.kind.as_str()}</td>
                                 <td>{v.default.clone().map(|x| view! { <code>{x}</code> })}</td>
                                 <td>{v.description.clone().unwrap_or_default()}</td>
                             </tr>

@@ -63,7 +63,7 @@ fn known_citations(cs: &[crate::api::Citation]) -> HashMap<String, CiteInfo> {
                 c.id.clone(),
                 CiteInfo {
                     label: c.label.clone(),
-                    url: if c.kind == "bundle" {
+                    url: if c.kind == crate::api::CitationKind::Bundle {
                         None
                     } else {
                         c.url.clone()

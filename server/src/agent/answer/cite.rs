@@ -3,7 +3,7 @@
 //! index; unknown ones are dropped from the saved text and never become links.
 
 use crate::search::Snapshot;
-use app::api::Citation;
+use app::api::{Citation, CitationKind};
 use regex::Regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -57,22 +57,23 @@ impl<'a> Resolver<'a> {
         self
     }
 
-    pub fn resolve(&self, kind: &str, id: &str) -> Option<Citation> {
-        let full = format!("{kind}:{id}");
+    pub fn resolve(&self, prefix: &str, id: &str) -> Option<Citation> {
+        let kind = CitationKind::parse(prefix)?;
+        let full = format!("{prefix}:{id}");
         match kind {
-            "bundle" => {
+            CitationKind::Bundle => {
                 if self.allowed.as_ref().is_some_and(|a| !a.contains(id)) {
                     return None;
                 }
                 let b = &self.snap.bundles[*self.snap.bundle_by_key.get(id)? as usize];
                 Some(Citation {
                     id: full,
-                    kind: kind.into(),
+                    kind,
                     label: b.display_name.clone(),
                     url: b.source_url.clone(),
                 })
             }
-            "doc" => {
+            CitationKind::Doc => {
                 let d = self.snap.docs.get(self.docs.get(id)?)?;
                 let label = match &d.heading {
                     Some(h) if h != &d.title => format!("{} › {h}", d.title),
@@ -80,21 +81,20 @@ impl<'a> Resolver<'a> {
                 };
                 Some(Citation {
                     id: full,
-                    kind: kind.into(),
+                    kind,
                     label,
                     url: d.url.clone(),
                 })
             }
-            "kw" => {
+            CitationKind::Kw => {
                 let k = self.snap.keywords.get(self.keywords.get(id)?)?;
                 Some(Citation {
                     id: full,
-                    kind: kind.into(),
+                    kind,
                     label: format!("{} ({})", k.name, k.library),
                     url: k.url.clone(),
                 })
             }
-            _ => None,
         }
     }
 

@@ -5,8 +5,9 @@
 use super::Grounding;
 use crate::agent::plan::Route;
 use crate::agent::sink::{ClientGone, Sink};
-use crate::agent::tools::{self, ToolBox};
+use crate::agent::tools::ToolBox;
 use crate::llm::{Completion, CompletionRequest, LlmClient, LlmError, Message};
+use crate::tools;
 use serde_json::{Value, json};
 
 #[derive(Debug, Default)]
@@ -137,7 +138,11 @@ pub async fn write(
         let allow_tools = round + 1 < rounds;
         let req = CompletionRequest {
             messages: messages.clone(),
-            tools: if allow_tools { tools::specs() } else { vec![] },
+            tools: if allow_tools {
+                crate::agent::tools::specs()
+            } else {
+                vec![]
+            },
             json: false,
             max_tokens: None,
         };

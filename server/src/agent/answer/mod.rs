@@ -12,7 +12,7 @@ use super::retrieve::Retrieval;
 use super::rewrite::{Attribute, Rewrite};
 use crate::ingest::BundleRecord;
 use crate::search::{BundleHit, Snapshot};
-use app::api::{Card, Citation, RequestDraft};
+use app::api::{Card, Citation, CitationKind, RequestDraft};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -33,7 +33,7 @@ pub struct Grounding {
     pub records: HashMap<String, BundleRecord>,
     /// Bundles that call each keyword in the results (keyword id → users), for a
     /// keyword question the ones fitting it best first.
-    pub keyword_users: HashMap<String, Vec<crate::agent::library::KeywordUse>>,
+    pub keyword_users: HashMap<String, Vec<crate::catalog::KeywordUse>>,
     /// The best documentation section's markdown (quoted by documentation answers).
     pub top_doc_markdown: Option<String>,
     /// The keyword library the question names, listed in full.
@@ -83,40 +83,16 @@ impl Grounding {
             return Some(s.clone());
         }
         let b = &self.snapshot.bundles[*self.snapshot.bundle_by_key.get(key)? as usize];
-        Some(Card {
-            key: b.key(),
-            collection: b.collection.clone(),
-            slug: b.slug.clone(),
-            display_name: b.display_name.clone(),
-            description: b.description.clone(),
-            platform: b.platform.clone(),
-            access: b.access.clone(),
-            relevance: 0.0,
-            matched_tasks: Vec::new(),
-            task_count: b.task_count,
-            sli_count: b.sli_count,
-            tags: b.tags.clone(),
-            source_url: b.source_url.clone(),
-        })
+        Some(Card::new(b.header.clone(), 0.0, Vec::new()))
     }
 }
 
 pub fn card_from_hit(h: &BundleHit) -> Card {
-    Card {
-        key: h.key.clone(),
-        collection: h.collection.clone(),
-        slug: h.slug.clone(),
-        display_name: h.display_name.clone(),
-        description: h.description.clone(),
-        platform: h.platform.clone(),
-        access: h.access.clone(),
-        relevance: h.score,
-        matched_tasks: h.matched.iter().map(|m| m.name.clone()).collect(),
-        task_count: h.task_count,
-        sli_count: h.sli_count,
-        tags: h.tags.clone(),
-        source_url: h.source_url.clone(),
-    }
+    Card::new(
+        h.bundle.clone(),
+        h.score,
+        h.matched.iter().map(|m| m.name.clone()).collect(),
+    )
 }
 
 /// What a writer produced.
@@ -149,13 +125,13 @@ pub fn finish(g: &Grounding, written: Written, read: &[String]) -> Outcome {
     let (citations, text, dropped) = resolver.validate(&written.text);
     let cards: Vec<Card> = citations
         .iter()
-        .filter(|c| c.kind == "bundle")
+        .filter(|c| c.kind == CitationKind::Bundle)
         .filter_map(|c| g.card(c.id.trim_start_matches("bundle:")))
         .collect();
     let source = source_tag(&citations);
     // Answered from the docs or a keyword library is not "no match", even when no
     // bundle fits.
-    let answered_otherwise = citations.iter().any(|c| c.kind != "bundle");
+    let answered_otherwise = citations.iter().any(|c| c.kind != CitationKind::Bundle);
     let no_match = g.retrieval.no_match
         && g.category != Category::Meta
         && g.rewrite.attribute.is_none()
@@ -213,7 +189,7 @@ fn confidence(g: &Grounding, citations: &[Citation], cards: &[Card], no_match: b
     scores.extend(
         citations
             .iter()
-            .filter(|c| c.kind == "doc")
+            .filter(|c| c.kind == CitationKind::Doc)
             .filter_map(|c| {
                 g.retrieval
                     .docs
@@ -222,13 +198,18 @@ fn confidence(g: &Grounding, citations: &[Citation], cards: &[Card], no_match: b
                     .map(|d| d.score)
             }),
     );
-    scores.extend(citations.iter().filter(|c| c.kind == "kw").filter_map(|c| {
-        g.retrieval
-            .keywords
+    scores.extend(
+        citations
             .iter()
-            .find(|k| format!("kw:{}", k.id) == c.id)
-            .map(|k| k.score)
-    }));
+            .filter(|c| c.kind == CitationKind::Kw)
+            .filter_map(|c| {
+                g.retrieval
+                    .keywords
+                    .iter()
+                    .find(|k| format!("kw:{}", k.id) == c.id)
+                    .map(|k| k.score)
+            }),
+    );
     if scores.is_empty() {
         return 0.2;
     }

@@ -134,14 +134,8 @@ pub struct KeywordDef {
     pub sites: Vec<CallSite>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum VarKind {
-    #[default]
-    User,
-    Secret,
-    Service,
-}
+/// Shared with the API, which shows it.
+pub use app::api::catalog::VariableKind as VarKind;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct VarImport {

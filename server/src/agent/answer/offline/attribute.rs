@@ -66,9 +66,9 @@ pub(super) fn attribute(a: Attribute, rec: &BundleRecord) -> String {
                 .iter()
                 .filter(|v| {
                     if a == Attribute::Secrets {
-                        v.kind == "secret"
+                        v.kind == app::api::catalog::VariableKind::Secret
                     } else {
-                        v.kind != "service"
+                        v.kind != app::api::catalog::VariableKind::Service
                     }
                 })
                 .collect();
@@ -85,10 +85,10 @@ pub(super) fn attribute(a: Attribute, rec: &BundleRecord) -> String {
             } else {
                 let _ = writeln!(out, "**{name}** {c} is configured with:");
                 for v in vars {
-                    let mut facts = vec![v.kind.clone()];
+                    let mut facts = vec![v.kind.to_string()];
                     if let Some(d) = v.default.as_ref().filter(|d| !d.trim().is_empty()) {
                         facts.push(format!("default `{}`", d.trim()));
-                    } else if v.kind == "user" && !v.optional {
+                    } else if v.kind == app::api::catalog::VariableKind::User && !v.optional {
                         facts.push("required".into());
                     }
                     if !v.enum_values.is_empty() {

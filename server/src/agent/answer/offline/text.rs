@@ -78,7 +78,7 @@ pub(super) fn settings_line(rec: &BundleRecord) -> Option<String> {
     let users: Vec<_> = rec
         .variables
         .iter()
-        .filter(|v| v.kind == "user" && !v.dynamic)
+        .filter(|v| v.kind == app::api::catalog::VariableKind::User && !v.dynamic)
         .collect();
     for v in users
         .iter()
@@ -97,7 +97,7 @@ pub(super) fn settings_line(rec: &BundleRecord) -> Option<String> {
     let secrets: Vec<String> = rec
         .variables
         .iter()
-        .filter(|v| v.kind == "secret" && !v.dynamic)
+        .filter(|v| v.kind == app::api::catalog::VariableKind::Secret && !v.dynamic)
         .map(|v| format!("`{}`", v.name))
         .collect();
     if vars.is_empty() && secrets.is_empty() {
