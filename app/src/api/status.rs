@@ -11,6 +11,9 @@ pub struct Health {
     pub database: DatabaseHealth,
     pub index: IndexHealth,
     pub llm: LlmHealth,
+    /// Which words the UI uses for the registry's parts (the `vocabulary` setting).
+    #[serde(default)]
+    pub vocabulary: super::vocabulary::Vocabulary,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

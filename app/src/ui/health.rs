@@ -11,6 +11,14 @@ const POLL: Duration = Duration::from_secs(30);
 #[component]
 pub fn HealthBanner() -> impl IntoView {
     let health = LocalResource::new(get_health);
+    let shared = crate::ui::state::Shared::get();
+    Effect::new(move |_| {
+        if let Some(Ok(h)) = health.get()
+            && h.vocabulary != shared.vocabulary.get_untracked()
+        {
+            shared.vocabulary.set(h.vocabulary);
+        }
+    });
     let handle = set_interval_with_handle(move || health.refetch(), POLL).ok();
     on_cleanup(move || {
         if let Some(h) = handle {

@@ -2,6 +2,7 @@
 //! is a signal handle (`Copy`), so components take it by value.
 
 use crate::api::RequestDraft;
+use crate::api::vocabulary::Vocabulary;
 use leptos::prelude::*;
 
 /// What the request dialog was opened from.
@@ -29,6 +30,9 @@ pub struct Shared {
     pub fresh: RwSignal<u32>,
     /// Stops the turn in flight (set by the chat page, used by the Esc key).
     pub stop: StoredValue<Option<Callback<()>>>,
+    /// The words for the registry's parts, as the server's setting says (from
+    /// `/health`; ours until it answers).
+    pub vocabulary: RwSignal<Vocabulary>,
 }
 
 impl Shared {
@@ -42,6 +46,7 @@ impl Shared {
             busy: RwSignal::new(false),
             fresh: RwSignal::new(0),
             stop: StoredValue::new(None),
+            vocabulary: RwSignal::new(Vocabulary::default()),
         }
     }
 

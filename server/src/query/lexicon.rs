@@ -6,8 +6,9 @@
 
 use super::phrase::Phrase;
 pub use crate::config::Vocabulary;
+use app::api::vocabulary::{Part, title};
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 pub const CONCEPTS_TOML: &str = include_str!("../../lexicon/concepts.toml");
@@ -74,8 +75,6 @@ pub struct Lexicon {
     pub technologies: HashSet<String>,
     pub actions: Vec<Action>,
     pub roles: Vec<RoleWords>,
-    /// Display words per vocabulary (`ours`, `theirs`) and role: (singular, plural).
-    pub display: BTreeMap<String, BTreeMap<String, (String, String)>>,
     pub read_only: Vec<Phrase>,
     pub read_write: Vec<Phrase>,
 }
@@ -114,8 +113,6 @@ struct ActionRow {
 #[derive(Deserialize)]
 struct TermsFile {
     role: Vec<RoleRow>,
-    #[serde(default)]
-    display: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
 #[derive(Deserialize)]
 struct RoleRow {
@@ -164,21 +161,6 @@ impl Lexicon {
         for r in &mut roles {
             r.phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
         }
-        let display = terms
-            .display
-            .into_iter()
-            .map(|(vocab, roles)| {
-                let roles = roles
-                    .into_iter()
-                    .filter_map(|(role, w)| {
-                        let one = w.first()?.clone();
-                        let many = w.get(1).cloned().unwrap_or_else(|| format!("{one}s"));
-                        Some((role, (one, many)))
-                    })
-                    .collect();
-                (vocab, roles)
-            })
-            .collect();
         Ok(Lexicon {
             concepts: concepts
                 .concept
@@ -218,7 +200,6 @@ impl Lexicon {
                 })
                 .collect(),
             roles,
-            display,
             read_only: phrases(&constraints.read_only),
             read_write: phrases(&constraints.read_write),
         })
@@ -245,16 +226,6 @@ impl Lexicon {
 pub static LEXICON: LazyLock<Lexicon> =
     LazyLock::new(|| Lexicon::parse().expect("the bundled lexicons are valid"));
 
-/// Where a vocabulary's display words sit in `registry-terms.toml`.
-impl Vocabulary {
-    fn key(self) -> &'static str {
-        match self {
-            Vocabulary::Codebundle => "ours",
-            Vocabulary::SkillTemplate => "theirs",
-        }
-    }
-}
-
 /// The display words of one vocabulary.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Words {
@@ -267,19 +238,15 @@ impl Words {
     }
 
     fn pair(&self, role: Role) -> (String, String) {
-        let name = match role {
-            Role::Codebundle => "codebundle",
-            Role::Task => "task",
-            Role::Taskset => "taskset",
-            Role::Sli => "sli",
-            Role::Collection => "collection",
+        let part = match role {
+            Role::Codebundle => Part::Codebundle,
+            Role::Task => Part::Task,
+            Role::Taskset => Part::Taskset,
+            Role::Sli => Part::Sli,
+            Role::Collection => Part::Collection,
         };
-        LEXICON
-            .display
-            .get(self.vocabulary.key())
-            .and_then(|m| m.get(name))
-            .cloned()
-            .unwrap_or_else(|| (name.to_string(), format!("{name}s")))
+        let (one, many) = self.vocabulary.words(part);
+        (one.to_string(), many.to_string())
     }
 
     pub fn singular(&self, role: Role) -> String {
@@ -373,13 +340,5 @@ impl Words {
         }
         flush(&mut word, &mut out);
         out
-    }
-}
-
-fn title(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
     }
 }

@@ -57,6 +57,7 @@ pub async fn report(state: &AppState) -> Health {
                 .filter(|_| llm.is_configured()),
             reachable: state.agent.llm_reachable(),
         },
+        vocabulary: state.config.vocabulary,
     }
 }
 

@@ -3,6 +3,7 @@
 //! matches the citation chip in the answer.
 
 use crate::api::Card;
+use crate::api::vocabulary::Part;
 use crate::ui::state::Shared;
 use leptos::prelude::*;
 
@@ -23,13 +24,15 @@ pub fn CardList(
     #[prop(into)]
     closest_only: Signal<bool>,
 ) -> impl IntoView {
+    let vocabulary = Shared::get().vocabulary;
+    let plural = move || vocabulary.get().words(Part::Codebundle).1;
     view! {
         <Show when=move || cards.with(|c| !c.is_empty())>
             <div class="cards" class:closest-only=move || closest_only.get() data-testid="cards">
                 {move || if closest_only.get() {
-                    view! { <p class="closest-label">"Closest existing codebundles (not a match):"</p> }.into_any()
+                    view! { <p class="closest-label">{format!("Closest existing {} (not a match):", plural())}</p> }.into_any()
                 } else {
-                    view! { <h2 class="visually-hidden">"Recommended codebundles"</h2> }.into_any()
+                    view! { <h2 class="visually-hidden">{format!("Recommended {}", plural())}</h2> }.into_any()
                 }}
                 <For each=move || cards.get() key=|(c, n)| (c.key.clone(), *n) let:item>
                     <CardView exchange=exchange card=item.0 number=item.1 />

@@ -4,6 +4,7 @@
 
 use crate::api::catalog::{BundleDetail, TaskInfo};
 use crate::api::functions::get_bundle;
+use crate::api::vocabulary::Part;
 use crate::ui::markdown::Markdown;
 use crate::ui::state::Shared;
 use leptos::html::Button;
@@ -57,7 +58,7 @@ pub fn Drawer() -> impl IntoView {
     }
 }
 
-fn task_list(title: &'static str, tasks: Vec<TaskInfo>, testid: &'static str) -> impl IntoView {
+fn task_list(title: String, tasks: Vec<TaskInfo>, testid: &'static str) -> impl IntoView {
     (!tasks.is_empty()).then(|| view! {
         <section data-testid=testid>
             <h3>{title} " " <span class="muted">{format!("({})", tasks.len())}</span></h3>
@@ -87,6 +88,7 @@ fn task_list(title: &'static str, tasks: Vec<TaskInfo>, testid: &'static str) ->
 #[component]
 fn Detail(d: BundleDetail) -> impl IntoView {
     let s = d.summary.clone();
+    let vocabulary = Shared::get().vocabulary.get_untracked();
     let readme = d.readme.clone().unwrap_or_default();
     let has_readme = !readme.trim().is_empty();
     view! {
@@ -99,8 +101,8 @@ fn Detail(d: BundleDetail) -> impl IntoView {
                 <a class="link" href=u target="_blank" rel="noopener noreferrer">"Source ↗"</a>
             })}
         </div>
-        {task_list("Tasks", s.tasks.clone(), "drawer-tasks")}
-        {task_list("SLIs", s.slis.clone(), "drawer-slis")}
+        {task_list(vocabulary.heading(Part::Task), s.tasks.clone(), "drawer-tasks")}
+        {task_list(vocabulary.heading(Part::Sli), s.slis.clone(), "drawer-slis")}
         {(!d.variables.is_empty()).then(|| view! {
             <section data-testid="drawer-variables">
                 <h3>"Variables"</h3>

@@ -230,7 +230,7 @@ pub fn AnswerView(ex: Exchange) -> impl IntoView {
                             <p><strong>"Nothing in the registry fits this yet."</strong>
                                " The bundles below are the closest, not a match."</p>
                             <button type="button" class="button primary" data-testid="no-match-cta"
-                                on:click=move |_| open()>"Request a CodeBundle"</button>
+                                on:click=move |_| open()>{move || shared.vocabulary.get().request_label()}</button>
                         </div>
                     }
                 })}
@@ -286,7 +286,7 @@ pub fn AnswerView(ex: Exchange) -> impl IntoView {
                             </Show>
                             <FeedbackBar ex=ex />
                             <button type="button" class="button subtle" data-testid="request-button"
-                                on:click=move |_| open()>"Request a CodeBundle"</button>
+                                on:click=move |_| open()>{move || shared.vocabulary.get().request_label()}</button>
                         </div>
                     }
                 })}

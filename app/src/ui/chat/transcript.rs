@@ -4,6 +4,7 @@
 use super::Chat;
 use super::answer::AnswerView;
 use crate::api::functions::example_questions;
+use crate::api::vocabulary::Part;
 use leptos::html::Section;
 use leptos::prelude::*;
 
@@ -63,10 +64,18 @@ pub fn Transcript() -> impl IntoView {
 fn EmptyState() -> impl IntoView {
     let chat = expect_context::<Chat>();
     let examples = LocalResource::new(example_questions);
+    let vocabulary = crate::ui::state::Shared::get().vocabulary;
     view! {
         <div class="empty" data-testid="empty-state">
             <h2>"What are you troubleshooting?"</h2>
-            <p>"Describe the problem in your own words. I will point you to the codebundles that fit, the tasks to run first and what to set."</p>
+            <p>{move || {
+                let v = vocabulary.get();
+                format!(
+                    "Describe the problem in your own words. I will point you to the {} that fit, the {} to run first and what to set.",
+                    v.words(Part::Codebundle).1,
+                    v.words(Part::Task).1
+                )
+            }}</p>
             {move || match examples.get() {
                 Some(Ok(list)) if !list.is_empty() => Some(view! {
                     <div class="examples" data-testid="examples">

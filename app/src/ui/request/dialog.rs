@@ -95,7 +95,7 @@ fn RequestForm(ctx: RequestContext) -> impl IntoView {
         <div class="scrim" on:click=close></div>
         <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="request-title" data-testid="request-dialog">
             <div class="dialog-head">
-                <h2 id="request-title">"Request a CodeBundle"</h2>
+                <h2 id="request-title">{move || shared.vocabulary.get().request_label()}</h2>
                 <button type="button" class="icon-button" aria-label="Close" data-testid="request-close" on:click=close>{crate::ui::icons::close()}</button>
             </div>
             {move || match saved.get() {
