@@ -542,3 +542,56 @@ async fn a_slow_model_shows_grounded_cards_and_the_offline_answer_first() {
         seen[preview].0, seen[first_token].0
     );
 }
+
+/// A turn that runs out of its budget after the model has streamed part of its
+/// answer: the preview's cards do not stay on screen beside the partial text; the
+/// screen is left as the saved (failed) turn has it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_failing_after_partial_text_does_not_leave_the_previews_cards() {
+    let endless: Vec<(Duration, String)> = (0..2000)
+        .map(|_| (Duration::from_millis(20), sse::text("more ")))
+        .collect();
+    let llm = Scripted::start(vec![sse::classify("general"), Reply::Stream(endless)]).await;
+    let url = format!("{}/v1", llm.url);
+    let server = TestServer::start_indexed(move |c| {
+        c.llm.base_url = Some(url);
+        c.llm.model = Some("scripted-model".into());
+        c.llm.api_key = Some(registry_chat::config::Secret::new("sk-test"));
+        c.llm.first_token_timeout_secs = 3;
+        c.llm.total_timeout_secs = 30;
+        c.llm.max_retries = 0;
+        c.server.turn_timeout_secs = 3;
+    })
+    .await;
+    let ev = ask(&server.url, json!({"question": QUESTION})).await;
+    let at = |f: &dyn Fn(&ChatEvent) -> bool| ev.iter().position(|(_, e)| f(e));
+    let first_token = at(&|e| matches!(e, ChatEvent::Token { .. })).expect("partial text");
+    let preview = at(&|e| matches!(e, ChatEvent::Preview { .. })).expect("a preview");
+    assert!(preview < first_token);
+    assert!(
+        matches!(ev.last().map(|(_, e)| e), Some(ChatEvent::Error { code, .. }) if code == "turn_timeout"),
+        "the turn ends in its timeout: {:?}",
+        ev.last()
+    );
+    let last_cards = ev
+        .iter()
+        .rposition(|(_, e)| matches!(e, ChatEvent::Cards { .. }))
+        .unwrap();
+    assert!(last_cards > first_token, "the preview's cards are replaced");
+    assert!(card_keys(&ev).is_empty(), "by what the failed turn saved");
+    let (status, ..) = saved_turn(&server).await;
+    assert_eq!(status, "failed");
+    let saved: String = server
+        .state
+        .db
+        .read(|c| {
+            Ok(c.query_row(
+                "SELECT cards FROM turns ORDER BY created_at DESC LIMIT 1",
+                [],
+                |r| r.get(0),
+            )?)
+        })
+        .await
+        .unwrap();
+    assert_eq!(saved, "[]");
+}

@@ -390,7 +390,7 @@ mod tests {
     fn attribute_follow_ups_point_at_the_previous_bundle() {
         let rw = rules("what about its SLIs?", &ctx());
         assert_eq!(rw.attribute, Some(Attribute::Slis));
-        assert_eq!(rw.subject.unwrap().slug, "");
+        assert_eq!(rw.subject.unwrap().slug, "k8s-pod-crashloop-triage");
         assert_eq!(rw.query, "slis of Kubernetes Pod Crashloop Triage");
         let rw = rules("does that one need write access?", &ctx());
         assert_eq!(rw.attribute, Some(Attribute::Access));

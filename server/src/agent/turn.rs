@@ -327,6 +327,21 @@ impl Agent {
                     tracing::error!(error = %e, "could not save an unfinished turn");
                 }
                 if let Some(ev) = last {
+                    // The preview's cards and citations were on screen beside the
+                    // model's partial text; the failed turn keeps only what it
+                    // saved, so the screen shows what a reload will.
+                    if state.previewed && !state.answer.is_empty() {
+                        let _ = sink
+                            .send(ChatEvent::Cards {
+                                cards: state.outcome.cards.clone(),
+                            })
+                            .await;
+                        let _ = sink
+                            .send(ChatEvent::Citations {
+                                citations: state.outcome.citations.clone(),
+                            })
+                            .await;
+                    }
                     let _ = sink.send(ev).await;
                 }
             }

@@ -7,12 +7,78 @@ use super::pylib::Keyword;
 use super::record::BundleRecord;
 use serde::{Deserialize, Serialize};
 
+/// What a chunk is cut from; stored and serialised in lower case.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChunkKind {
+    /// A bundle's summary: names, description, task list.
+    Bundle,
+    /// The default only so that a matched task (`search::MatchedTask`) has one.
+    #[default]
+    Task,
+    Sli,
+    Readme,
+    Doc,
+    Keyword,
+}
+
+impl ChunkKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChunkKind::Bundle => "bundle",
+            ChunkKind::Task => "task",
+            ChunkKind::Sli => "sli",
+            ChunkKind::Readme => "readme",
+            ChunkKind::Doc => "doc",
+            ChunkKind::Keyword => "keyword",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ChunkKind> {
+        [
+            ChunkKind::Bundle,
+            ChunkKind::Task,
+            ChunkKind::Sli,
+            ChunkKind::Readme,
+            ChunkKind::Doc,
+            ChunkKind::Keyword,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == s)
+    }
+
+    /// A task's or an SLI's own chunk.
+    pub fn is_task(self) -> bool {
+        matches!(self, ChunkKind::Task | ChunkKind::Sli)
+    }
+}
+
+impl std::fmt::Display for ChunkKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl rusqlite::types::ToSql for ChunkKind {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(self.as_str().into())
+    }
+}
+
+impl rusqlite::types::FromSql for ChunkKind {
+    fn column_result(v: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let s = v.as_str()?;
+        ChunkKind::parse(s).ok_or_else(|| {
+            rusqlite::types::FromSqlError::Other(format!("unknown chunk kind {s:?}").into())
+        })
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Chunk {
     pub id: String,
     pub content_hash: String,
-    /// `bundle`, `task`, `sli`, `readme`, `doc`, `keyword`.
-    pub kind: String,
+    pub kind: ChunkKind,
     pub title: String,
     pub embed_text: String,
     pub show_text: String,
@@ -37,7 +103,7 @@ fn hash(parts: &[&str]) -> String {
 }
 
 fn chunk(
-    kind: &str,
+    kind: ChunkKind,
     parent: &str,
     title: String,
     embed: String,
@@ -45,9 +111,9 @@ fn chunk(
     loc: (Option<String>, Option<usize>, Option<usize>),
 ) -> Chunk {
     Chunk {
-        id: hash(&[kind, parent, &embed]),
+        id: hash(&[kind.as_str(), parent, &embed]),
         content_hash: hash(&[&embed]),
-        kind: kind.to_string(),
+        kind,
         title,
         embed_text: embed,
         show_text: show,
@@ -120,7 +186,7 @@ pub fn bundle_chunks(b: &BundleRecord) -> Vec<Chunk> {
     );
     let first_file = b.tasks.first().or(b.slis.first()).map(|t| t.file.clone());
     out.push(chunk(
-        "bundle",
+        ChunkKind::Bundle,
         &parent,
         b.display_name.clone(),
         summary,
@@ -128,7 +194,7 @@ pub fn bundle_chunks(b: &BundleRecord) -> Vec<Chunk> {
         (first_file, None, None),
     ));
 
-    for (kind, list) in [("task", &b.tasks), ("sli", &b.slis)] {
+    for (kind, list) in [(ChunkKind::Task, &b.tasks), (ChunkKind::Sli, &b.slis)] {
         for t in list {
             let tags: Vec<&str> = t
                 .tags
@@ -170,7 +236,7 @@ pub fn bundle_chunks(b: &BundleRecord) -> Vec<Chunk> {
             for piece in split_text(&s.text, MAX_EMBED_CHARS) {
                 let embed = format!("{} — {}: {}", b.display_name, trail.join(" › "), piece);
                 out.push(chunk(
-                    "readme",
+                    ChunkKind::Readme,
                     &parent,
                     heading.clone(),
                     embed,
@@ -199,7 +265,7 @@ pub fn doc_chunks(parent: &str, d: &DocSection) -> Vec<Chunk> {
         .map(|piece| {
             let embed = format!("{} — {}: {}", d.title, trail.join(" › "), piece);
             chunk(
-                "doc",
+                ChunkKind::Doc,
                 parent,
                 title.clone(),
                 embed,
@@ -216,7 +282,7 @@ pub fn keyword_chunk(parent: &str, k: &Keyword) -> Chunk {
         k.name, k.library, k.doc, k.args
     );
     chunk(
-        "keyword",
+        ChunkKind::Keyword,
         parent,
         k.name.clone(),
         embed,

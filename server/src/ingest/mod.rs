@@ -27,6 +27,7 @@ pub mod source;
 mod spool;
 pub mod walk;
 
+pub use chunks::ChunkKind;
 pub use lock::IndexLock;
 pub use record::{BundleRecord, LinkBase, TaskRecord, Variable, Warning};
 pub use source::{CollectionSource, DocSource, Location};

@@ -348,7 +348,7 @@ fn matched_tasks(s: &Snapshot, a: &Acc) -> Vec<MatchedTask> {
             let ch = &s.chunks[ci as usize];
             Some(MatchedTask {
                 name: ch.task.clone()?.trim().to_string(),
-                kind: ch.kind.clone(),
+                kind: ch.kind,
                 score,
             })
         })

@@ -6,6 +6,7 @@
 use super::snapshot::Snapshot;
 use super::types::{Explain, Mode};
 use crate::index::fts;
+use crate::ingest::ChunkKind;
 use crate::query::{LEXICON, Query, phrase::stem, platform_prior};
 use rusqlite::Connection;
 use std::collections::HashMap;
@@ -148,13 +149,13 @@ pub(super) fn explain(s: &Snapshot, v: &VectorSignals, k: &KeywordSignals) -> Ex
             .plain
             .iter()
             .zip(&v.wide)
-            .map(|((ci, c1), (_, c2))| (key(*ci), s.chunks[*ci as usize].kind.clone(), *c1, *c2))
+            .map(|((ci, c1), (_, c2))| (key(*ci), s.chunks[*ci as usize].kind, *c1, *c2))
             .collect(),
         bm25: k.raw.clone(),
         chunk_bm25: k
             .chunk
             .iter()
-            .map(|(ci, v)| (key(*ci), s.chunks[*ci as usize].kind.clone(), *v))
+            .map(|(ci, v)| (key(*ci), s.chunks[*ci as usize].kind, *v))
             .collect(),
         graph: Vec::new(),
         platform: Vec::new(),
@@ -170,10 +171,10 @@ pub(super) fn accumulate(s: &Snapshot, v: &VectorSignals, k: &KeywordSignals) ->
         let a = acc.entry(b).or_default();
         a.best_plain = a.best_plain.max(cos);
         a.best_wide = a.best_wide.max(wide);
-        if ch.kind == "bundle" {
+        if ch.kind == ChunkKind::Bundle {
             a.summary = a.summary.max((cos + wide) / 2.0);
         }
-        if ch.kind == "task" || ch.kind == "sli" {
+        if ch.kind.is_task() {
             a.tasks.push((ci, cos.max(wide)));
         }
     }
@@ -186,7 +187,7 @@ pub(super) fn accumulate(s: &Snapshot, v: &VectorSignals, k: &KeywordSignals) ->
     }
     for (&ci, &v) in &k.chunk {
         let ch = &s.chunks[ci as usize];
-        if let (Some(b), true) = (ch.bundle, ch.kind == "task" || ch.kind == "sli") {
+        if let (Some(b), true) = (ch.bundle, ch.kind.is_task()) {
             acc.entry(b).or_default().fts_tasks.push((ci, v));
         }
     }

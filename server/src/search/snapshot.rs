@@ -6,6 +6,7 @@
 use crate::graph::Graph;
 use crate::index::build::blob_to_vector;
 use crate::index::vectors::VectorIndex;
+use crate::ingest::ChunkKind;
 use crate::query::{BundleFacts, CorpusVocab, Query};
 use crate::store::StoreError;
 use app::api::catalog::BundleHeader;
@@ -15,7 +16,7 @@ use std::collections::HashMap;
 #[derive(Clone, Debug)]
 pub struct ChunkMeta {
     pub rowid: i64,
-    pub kind: String,
+    pub kind: ChunkKind,
     pub bundle: Option<u32>,
     pub doc: Option<i64>,
     pub keyword: Option<i64>,
@@ -158,7 +159,7 @@ impl Snapshot {
                     content_hash: r.get(7)?,
                 };
                 let i = chunks.len() as u32;
-                if meta.kind == "bundle"
+                if meta.kind == ChunkKind::Bundle
                     && let Some(b) = meta.bundle
                 {
                     bundles[b as usize].summary_chunk = Some(i);

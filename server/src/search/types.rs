@@ -104,7 +104,7 @@ impl Default for SearchOptions {
 pub struct MatchedTask {
     pub name: String,
     /// `task` or `sli`.
-    pub kind: String,
+    pub kind: crate::ingest::ChunkKind,
     pub score: f32,
 }
 
@@ -198,9 +198,9 @@ pub struct SearchResults {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Explain {
     /// (bundle key, chunk kind, cosine, cosine of the expanded question)
-    pub chunks: Vec<(String, String, f32, f32)>,
+    pub chunks: Vec<(String, crate::ingest::ChunkKind, f32, f32)>,
     pub bm25: Vec<(String, f32)>,
-    pub chunk_bm25: Vec<(String, String, f32)>,
+    pub chunk_bm25: Vec<(String, crate::ingest::ChunkKind, f32)>,
     pub graph: Vec<(String, f32)>,
     /// Platform prior per bundle (+1 wanted, −1 contradicted).
     pub platform: Vec<(String, f32)>,
