@@ -4,12 +4,19 @@
 mod detail;
 mod examples;
 mod header;
-mod keywords;
+mod lookups;
+mod rows;
 
 pub use detail::detail;
 pub use examples::examples;
 pub use header::{BundleRow, bundle_rows};
-pub use keywords::{KeywordUse, collection_root, doc_markdown, keyword_users, library_users};
+pub use lookups::{
+    KeywordUse, bundle_link, collection_root, doc_markdown, keyword_users, library_users,
+};
+pub use rows::{
+    ChunkRow, DocMeta, KeywordMeta, KeywordUseRow, TaskRow, chunk_rows, doc_rows, keyword_rows,
+    keyword_use_rows, summary_vectors, task_rows,
+};
 
 use crate::ingest::BundleRecord;
 use crate::store::StoreError;

@@ -144,11 +144,7 @@ pub fn run(config: &Config, args: &BenchArgs) -> anyhow::Result<()> {
         }
 
         if args.embed {
-            let texts: Vec<String> = db.read(|c| {
-                let mut st = c.prepare("SELECT min(embed_text) FROM chunks GROUP BY content_hash")?;
-                let rows = st.query_map([], |r| r.get(0))?.collect::<Result<Vec<String>, _>>()?;
-                Ok(rows)
-            }).await?;
+            let texts: Vec<String> = db.read(crate::store::distinct_texts).await?;
             let embedders: Vec<std::sync::Arc<dyn Embedder>> = vec![embedder.clone(), std::sync::Arc::new(HashEmbedder)];
             for e in embedders {
                 let t = Instant::now();

@@ -61,7 +61,7 @@ pub fn rebuild(db: &Db, embedder_id: &str) -> Result<GraphReport, StoreError> {
     let embedder_id = embedder_id.to_string();
     db.write_blocking(move |conn| {
         let generation = crate::store::catalog_generation(conn)?;
-        let vectors: i64 = conn.query_row("SELECT count(*) FROM embeddings WHERE embedder = ?1", [&embedder_id], |r| r.get(0))?;
+        let vectors = crate::store::vector_count(conn, &embedder_id)?;
         let fingerprint = format!("{generation}:{embedder_id}:{vectors}");
         let current: Option<String> = rusqlite::OptionalExtension::optional(conn.query_row(
             "SELECT value FROM app_meta WHERE key = 'graph_fingerprint'",
@@ -88,48 +88,20 @@ pub fn rebuild(db: &Db, embedder_id: &str) -> Result<GraphReport, StoreError> {
     })
 }
 
-/// (id, collection, slug, display name, platform, resource types, tags, author)
-type BundleRow = (
-    i64,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-);
-
-fn build_all(b: &mut Builder, embedder_id: &str) -> rusqlite::Result<()> {
+fn build_all(b: &mut Builder, embedder_id: &str) -> Result<(), StoreError> {
     let tx = b.tx;
     // Collections and bundles with their facets.
-    let mut st = tx.prepare(
-        "SELECT b.id, co.name, b.slug, b.display_name, b.platform, b.resource_types, b.tags, b.author
-         FROM bundles b JOIN collections co ON co.id = b.collection_id",
-    )?;
-    let rows: Vec<BundleRow> = st
-        .query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-                r.get(7)?,
-            ))
-        })?
-        .collect::<Result<_, _>>()?;
-    drop(st);
+    let rows = crate::catalog::bundle_rows(tx)?;
     let mut bundle_node: HashMap<i64, i64> = HashMap::new();
     let mut by_slug: HashMap<String, Vec<i64>> = HashMap::new();
     let mut names: Vec<(i64, String, String)> = Vec::new(); // (node, slug, display name) for DOCUMENTS
-    for (id, coll, slug, name, platform, resources, tags, author) in &rows {
+    for row in &rows {
+        let h = &row.header;
+        let (coll, slug, name, platform) = (&h.collection, &h.slug, &h.display_name, &h.platform);
         let key = format!("{coll}/{slug}");
         let c = b.node("collection", coll, coll)?;
         let n = b.node("bundle", &key, name)?;
-        bundle_node.insert(*id, n);
+        bundle_node.insert(row.id, n);
         by_slug.entry(slug.clone()).or_default().push(n);
         names.push((n, slug.clone(), name.clone()));
         b.edge(c, n, "CONTAINS", 1.0)?;
@@ -137,15 +109,15 @@ fn build_all(b: &mut Builder, embedder_id: &str) -> rusqlite::Result<()> {
             let p = b.node("platform", platform, platform)?;
             b.edge(n, p, "SUPPORTS", 1.0)?;
         }
-        for r in serde_json::from_str::<Vec<String>>(resources).unwrap_or_default() {
-            let rn = b.node("resource", &norm(&r), &r)?;
+        for r in &h.resource_types {
+            let rn = b.node("resource", &norm(r), r)?;
             b.edge(n, rn, "TARGETS", 1.0)?;
         }
-        for t in serde_json::from_str::<Vec<String>>(tags).unwrap_or_default() {
-            let tn = b.node("tag", &norm(&t), &t)?;
+        for t in &h.tags {
+            let tn = b.node("tag", &norm(t), t)?;
             b.edge(n, tn, "HAS_TAG", 1.0)?;
         }
-        if let Some(a) = author.as_deref().filter(|a| !a.trim().is_empty()) {
+        if let Some(a) = row.author.as_deref().filter(|a| !a.trim().is_empty()) {
             let an = b.node("author", &norm(a), a)?;
             b.edge(n, an, "AUTHORED_BY", 1.0)?;
         }
@@ -159,51 +131,31 @@ fn build_all(b: &mut Builder, embedder_id: &str) -> rusqlite::Result<()> {
         }
     }
     // Tasks and SLIs.
-    let mut st = tx.prepare("SELECT t.bundle_id, co.name, b.slug, t.kind, t.name FROM tasks t JOIN bundles b ON b.id = t.bundle_id JOIN collections co ON co.id = b.collection_id")?;
-    let tasks: Vec<(i64, String, String, String, String)> = st
-        .query_map([], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })?
-        .collect::<Result<_, _>>()?;
-    drop(st);
-    for (bid, coll, slug, kind, name) in &tasks {
-        if let Some(&bn) = bundle_node.get(bid) {
-            let tn = b.node(kind, &format!("{coll}/{slug}#{}", name.trim()), name.trim())?;
+    for t in crate::catalog::task_rows(tx)? {
+        if let Some(&bn) = bundle_node.get(&t.bundle_id) {
+            let name = t.name.trim();
+            let tn = b.node(
+                &t.kind,
+                &format!("{}/{}#{name}", t.collection, t.slug),
+                name,
+            )?;
             b.edge(bn, tn, "CONTAINS", 1.0)?;
         }
     }
     // Keywords and who uses them.
-    let mut st = tx.prepare(
-        "SELECT k.id, k.library, k.name, u.bundle_id FROM keywords k LEFT JOIN keyword_uses u ON u.keyword_id = k.id",
-    )?;
-    let uses: Vec<(i64, String, String, Option<i64>)> = st
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-        .collect::<Result<_, _>>()?;
-    drop(st);
     let mut keyword_names: Vec<(i64, String)> = Vec::new();
-    for (_, lib, name, user) in &uses {
-        let kn = b.node("keyword", &format!("{lib}.{name}"), name)?;
-        keyword_names.push((kn, name.clone()));
-        if let Some(bn) = user.and_then(|u| bundle_node.get(&u).copied()) {
+    for u in crate::catalog::keyword_use_rows(tx)? {
+        let kn = b.node("keyword", &format!("{}.{}", u.library, u.name), &u.name)?;
+        keyword_names.push((kn, u.name.clone()));
+        if let Some(bn) = u.bundle_id.and_then(|id| bundle_node.get(&id).copied()) {
             b.edge(bn, kn, "USES", 1.0)?;
         }
     }
     // Doc sections that name a bundle (slug or display name) or a keyword document it.
-    let mut st = tx.prepare("SELECT d.id, coalesce(d.doc_set, co.name), d.path, d.anchor, coalesce(d.heading, d.title), d.text FROM docs d LEFT JOIN collections co ON co.id = d.collection_id")?;
-    let docs: Vec<(i64, String, String, String, String, String)> = st
-        .query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-            ))
-        })?
-        .collect::<Result<_, _>>()?;
-    drop(st);
-    for (_, source, path, anchor, heading, text) in &docs {
+    for d in crate::catalog::doc_rows(tx)? {
+        let text = &d.text;
+        let heading = d.heading.as_deref().unwrap_or(&d.title);
+        let (source, path, anchor) = (&d.source, &d.path, &d.anchor);
         let lower = text.to_lowercase();
         let dn = b.node("doc", &format!("{source}:{path}#{anchor}"), heading)?;
         for (bn, slug, name) in &names {
@@ -220,18 +172,10 @@ fn build_all(b: &mut Builder, embedder_id: &str) -> rusqlite::Result<()> {
         }
     }
     // SIMILAR_TO from the bundles' summary vectors.
-    let mut st = tx.prepare(
-        "SELECT c.bundle_id, e.vector FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash AND e.embedder = ?1 WHERE c.kind = 'bundle'",
-    )?;
-    let vecs: Vec<(i64, Vec<f32>)> = st
-        .query_map([embedder_id], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                blob_to_vector(&r.get::<_, Vec<u8>>(1)?),
-            ))
-        })?
-        .collect::<Result<_, _>>()?;
-    drop(st);
+    let vecs: Vec<(i64, Vec<f32>)> = crate::catalog::summary_vectors(tx, embedder_id)?
+        .into_iter()
+        .map(|(id, blob)| (id, blob_to_vector(&blob)))
+        .collect();
     for (i, (a, va)) in vecs.iter().enumerate() {
         let mut sims: Vec<(f32, i64)> = vecs
             .iter()

@@ -80,21 +80,7 @@ pub async fn embed_missing_with(
     let id = embedder.id().to_string();
     let key = id.clone();
     let (missing, total): (Vec<(String, String)>, usize) = db
-        .read(move |c| {
-            let mut st = c.prepare(
-                "SELECT content_hash, min(embed_text) FROM chunks
-                 WHERE content_hash NOT IN (SELECT content_hash FROM embeddings WHERE embedder = ?1)
-                 GROUP BY content_hash",
-            )?;
-            let rows = st
-                .query_map([&key], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<Result<Vec<_>, _>>()?;
-            let total: i64 =
-                c.query_row("SELECT count(DISTINCT content_hash) FROM chunks", [], |r| {
-                    r.get(0)
-                })?;
-            Ok((rows, total as usize))
-        })
+        .read(move |c| crate::store::texts_to_embed(c, &key))
         .await?;
     let mut done = 0u64;
     for batch in missing.chunks(BATCH) {
@@ -121,19 +107,7 @@ pub async fn embed_missing_with(
         done += batch.len() as u64;
         on_progress(done, missing.len() as u64);
     }
-    let removed = db
-        .write(|c| {
-            let orphans: bool = c.query_row(
-                "SELECT EXISTS (SELECT 1 FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM chunks))",
-                [],
-                |r| r.get(0),
-            )?;
-            if !orphans {
-                return Ok(0);
-            }
-            Ok(c.execute("DELETE FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM chunks)", [])?)
-        })
-        .await?;
+    let removed = db.write(|c| crate::store::prune_embeddings(c)).await?;
     Ok(EmbedReport {
         embedder: embedder.id().to_string(),
         embedded: missing.len(),

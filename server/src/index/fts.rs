@@ -71,6 +71,15 @@ pub fn prune(tx: &Transaction) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Every bundle's indexed words (names, tasks, tags, docs), for the catalog's
+/// vocabulary.
+pub fn bundle_texts(c: &rusqlite::Connection) -> rusqlite::Result<Vec<String>> {
+    let mut st =
+        c.prepare("SELECT names || ' ' || tasks || ' ' || tags || ' ' || docs FROM bundle_fts")?;
+    let rows = st.query_map([], |r| r.get::<_, String>(0))?;
+    rows.collect()
+}
+
 /// The FTS5 expression for some terms: each quoted (user text can never be FTS
 /// syntax) and OR-ed. Spelling was already corrected when the question was read
 /// (`query::Query`).

@@ -404,15 +404,7 @@ fn markdown_for(c: &Connection, id: i64, private: bool) -> Result<String, Reques
         for key in &closest {
             let name: Option<(String, Option<String>)> = key
                 .split_once('/')
-                .map(|(coll, slug)| {
-                    c.query_row(
-                        "SELECT b.display_name, b.source_url FROM bundles b JOIN collections co ON co.id = b.collection_id
-                         WHERE co.name = ?1 AND b.slug = ?2",
-                        [coll, slug],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
-                    )
-                    .optional()
-                })
+                .map(|(coll, slug)| crate::catalog::bundle_link(c, coll, slug))
                 .transpose()?
                 .flatten();
             match name {

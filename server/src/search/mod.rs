@@ -94,11 +94,7 @@ impl Searcher {
             .db
             .read(move |c| {
                 let g = catalog_generation(c)?;
-                let n: i64 = c.query_row(
-                    "SELECT count(*) FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash AND e.embedder = ?1",
-                    [&id2],
-                    |r| r.get(0),
-                )?;
+                let n = crate::store::embedded_chunks(c, &id2)?;
                 Ok(format!("{g}:{id2}:{n}"))
             })
             .await?;

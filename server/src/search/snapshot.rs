@@ -3,6 +3,7 @@
 //! the knowledge graph. Rebuilt when the catalog or the vectors change; the previous
 //! snapshot keeps answering meanwhile.
 
+pub use crate::catalog::{DocMeta, KeywordMeta};
 use crate::graph::Graph;
 use crate::index::build::blob_to_vector;
 use crate::index::vectors::VectorIndex;
@@ -39,52 +40,6 @@ pub struct BundleMeta {
 
 app::derefs_to_header!(BundleMeta, header);
 
-#[derive(Clone, Debug)]
-pub struct DocMeta {
-    pub id: i64,
-    /// Doc set or collection name.
-    pub source: String,
-    pub path: String,
-    pub title: String,
-    pub heading: Option<String>,
-    pub anchor: String,
-    pub url: Option<String>,
-    pub text: String,
-    /// Headings above this section, outermost first.
-    pub trail: Vec<String>,
-}
-
-impl DocMeta {
-    /// Stable citation id: `source:path#anchor`.
-    pub fn cite_id(&self) -> String {
-        if self.anchor.is_empty() {
-            format!("{}:{}", self.source, self.path)
-        } else {
-            format!("{}:{}#{}", self.source, self.path, self.anchor)
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct KeywordMeta {
-    pub id: i64,
-    pub collection: String,
-    pub library: String,
-    pub name: String,
-    pub args: String,
-    pub doc: String,
-    pub url: Option<String>,
-    /// How many bundles call it: how much of the catalog relies on it.
-    pub users: u32,
-}
-
-impl KeywordMeta {
-    /// Stable citation id: `library.Keyword Name`.
-    pub fn cite_id(&self) -> String {
-        format!("{}.{}", self.library, self.name)
-    }
-}
-
 pub struct Snapshot {
     pub embedder_id: String,
     /// chunk index → slot in `vectors` (chunks without a vector have none).
@@ -102,10 +57,6 @@ pub struct Snapshot {
     pub fingerprint: String,
     /// What the catalog's own words say (see `query::vocab`).
     pub vocab: CorpusVocab,
-}
-
-fn json_list(s: String) -> Vec<String> {
-    serde_json::from_str(&s).unwrap_or_default()
 }
 
 impl Snapshot {
@@ -140,23 +91,16 @@ impl Snapshot {
         let mut vector_items = Vec::new();
         let mut vectors = Vec::new();
         {
-            let mut st = c.prepare(
-                "SELECT c.rowid, c.kind, c.bundle_id, c.doc_id, c.keyword_id, c.title, c.task, c.content_hash, e.vector
-                 FROM chunks c LEFT JOIN embeddings e ON e.content_hash = c.content_hash AND e.embedder = ?1
-                 ORDER BY c.rowid",
-            )?;
-            let mut rows = st.query([embedder_id])?;
-            while let Some(r) = rows.next()? {
-                let bundle_id: Option<i64> = r.get(2)?;
+            for (row, vector) in crate::catalog::chunk_rows(c, embedder_id)? {
                 let meta = ChunkMeta {
-                    rowid: r.get(0)?,
-                    kind: r.get(1)?,
-                    bundle: bundle_id.and_then(|id| bundle_by_id.get(&id).copied()),
-                    doc: r.get(3)?,
-                    keyword: r.get(4)?,
-                    title: r.get(5)?,
-                    task: r.get(6)?,
-                    content_hash: r.get(7)?,
+                    rowid: row.rowid,
+                    kind: row.kind,
+                    bundle: row.bundle_id.and_then(|id| bundle_by_id.get(&id).copied()),
+                    doc: row.doc_id,
+                    keyword: row.keyword_id,
+                    title: row.title,
+                    task: row.task,
+                    content_hash: row.content_hash,
                 };
                 let i = chunks.len() as u32;
                 if meta.kind == ChunkKind::Bundle
@@ -164,7 +108,7 @@ impl Snapshot {
                 {
                     bundles[b as usize].summary_chunk = Some(i);
                 }
-                if let Some(blob) = r.get::<_, Option<Vec<u8>>>(8)? {
+                if let Some(blob) = vector {
                     vector_items.push(i);
                     vectors.push(blob_to_vector(&blob));
                 }
@@ -172,65 +116,18 @@ impl Snapshot {
                 chunks.push(meta);
             }
         }
-        let mut docs = HashMap::new();
-        {
-            let mut st = c.prepare(
-                "SELECT d.id, coalesce(d.doc_set, co.name), d.path, d.title, d.heading, d.anchor, d.url, d.text, d.trail
-                 FROM docs d LEFT JOIN collections co ON co.id = d.collection_id",
-            )?;
-            let rows = st.query_map([], |r| {
-                Ok(DocMeta {
-                    id: r.get(0)?,
-                    source: r.get(1)?,
-                    path: r.get(2)?,
-                    title: r.get(3)?,
-                    heading: r.get(4)?,
-                    anchor: r.get(5)?,
-                    url: r.get(6)?,
-                    text: r.get(7)?,
-                    trail: json_list(r.get(8)?),
-                })
-            })?;
-            for d in rows {
-                let d = d?;
-                docs.insert(d.id, d);
-            }
-        }
-        let mut keywords = HashMap::new();
-        {
-            let mut st = c.prepare(
-                "SELECT k.id, co.name, k.library, k.name, k.args, k.doc, k.url,
-                   (SELECT count(DISTINCT u.bundle_id) FROM keyword_uses u WHERE u.keyword_id = k.id)
-                 FROM keywords k JOIN collections co ON co.id = k.collection_id",
-            )?;
-            let rows = st.query_map([], |r| {
-                Ok(KeywordMeta {
-                    id: r.get(0)?,
-                    collection: r.get(1)?,
-                    library: r.get(2)?,
-                    name: r.get(3)?,
-                    args: r.get(4)?,
-                    doc: r.get(5)?,
-                    url: r.get(6)?,
-                    users: r.get(7)?,
-                })
-            })?;
-            for k in rows {
-                let k = k?;
-                keywords.insert(k.id, k);
-            }
-        }
+        let docs: HashMap<i64, DocMeta> = crate::catalog::doc_rows(c)?
+            .into_iter()
+            .map(|d| (d.id, d))
+            .collect();
+        let keywords: HashMap<i64, KeywordMeta> = crate::catalog::keyword_rows(c)?
+            .into_iter()
+            .map(|k| (k.id, k))
+            .collect();
         let mut words = std::collections::HashSet::new();
-        {
-            let mut st = c.prepare(
-                "SELECT names || ' ' || tasks || ' ' || tags || ' ' || docs FROM bundle_fts",
-            )?;
-            let rows = st.query_map([], |r| r.get::<_, String>(0))?;
-            for t in rows {
-                let t = t?;
-                words.extend(crate::index::text::tokens(&t));
-                words.extend(crate::index::text::compounds(&t));
-            }
+        for t in crate::index::fts::bundle_texts(c)? {
+            words.extend(crate::index::text::tokens(&t));
+            words.extend(crate::index::text::compounds(&t));
         }
         let vocab = corpus_vocab(&bundles, &chunks, &keywords, words, common);
         let graph = Graph::load(c)?;

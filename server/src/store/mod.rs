@@ -5,10 +5,14 @@
 //! every write through one connection avoids `SQLITE_BUSY` upgrades. All calls run on
 //! tokio's blocking pool, so the async runtime is never blocked by disk I/O.
 
+mod embeddings;
 mod error;
 mod generation;
 mod migrations;
 
+pub use embeddings::{
+    distinct_texts, embedded_chunks, prune_embeddings, texts_to_embed, vector_count,
+};
 pub use error::StoreError;
 pub use generation::catalog_generation;
 pub use migrations::{LATEST_VERSION, MIGRATIONS, schema_version};

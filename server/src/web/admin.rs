@@ -178,12 +178,8 @@ async fn index_status(State(state): State<AppState>) -> Result<Json<IndexStatus>
     let (mut collections, vectors) = state
         .db
         .read(move |c| {
-            let vectors: i64 = c.query_row(
-                "SELECT count(*) FROM embeddings WHERE embedder = ?1",
-                [&id],
-                |r| r.get(0),
-            )?;
-            Ok((crate::catalog::collections(c)?, vectors as u64))
+            let vectors = crate::store::vector_count(c, &id)?;
+            Ok((crate::catalog::collections(c)?, vectors))
         })
         .await?;
     // Hashing files to find stale bundles is blocking work.

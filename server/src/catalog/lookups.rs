@@ -1,5 +1,5 @@
-//! Who calls a keyword or a library, and the few other lookups the agent's and
-//! MCP's tools make: one place for "which bundles use keyword K".
+//! Who calls a keyword or a library (one place for "which bundles use keyword K"),
+//! and the small lookups the tools, answers and requests make.
 
 use crate::store::StoreError;
 use rusqlite::{Connection, OptionalExtension};
@@ -75,4 +75,19 @@ pub fn doc_markdown(c: &Connection, id: i64) -> Result<Option<String>, StoreErro
         })
         .optional()?,
     )
+}
+
+/// A bundle's display name and source link, by `collection/slug`.
+pub fn bundle_link(
+    c: &Connection,
+    collection: &str,
+    slug: &str,
+) -> Result<Option<(String, Option<String>)>, StoreError> {
+    Ok(c
+        .prepare_cached(
+            "SELECT b.display_name, b.source_url FROM bundles b JOIN collections co ON co.id = b.collection_id
+             WHERE co.name = ?1 AND b.slug = ?2",
+        )?
+        .query_row([collection, slug], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
 }
