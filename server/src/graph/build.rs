@@ -91,7 +91,10 @@ pub fn rebuild(db: &Db, embedder_id: &str) -> Result<GraphReport, StoreError> {
 fn build_all(b: &mut Builder, embedder_id: &str) -> Result<(), StoreError> {
     let tx = b.tx;
     // Collections and bundles with their facets.
-    let rows = crate::catalog::bundle_rows(tx)?;
+    // In row order, as the graph was always built: a node shared by several bundles
+    // (a tag) takes its label from the first.
+    let mut rows = crate::catalog::bundle_rows(tx)?;
+    rows.sort_by_key(|r| r.id);
     let mut bundle_node: HashMap<i64, i64> = HashMap::new();
     let mut by_slug: HashMap<String, Vec<i64>> = HashMap::new();
     let mut names: Vec<(i64, String, String)> = Vec::new(); // (node, slug, display name) for DOCUMENTS
