@@ -16,33 +16,30 @@ pub struct ChunkRow {
     pub title: String,
     pub task: Option<String>,
     pub content_hash: String,
+    /// The chunk's vector from the embedder asked for, when it has one (as stored:
+    /// little-endian f32s).
+    pub vector: Option<Vec<u8>>,
 }
 
-/// Every chunk in rowid order, with its vector from `embedder` when it has one
-/// (as stored: little-endian f32s).
-pub fn chunk_rows(
-    c: &Connection,
-    embedder: &str,
-) -> Result<Vec<(ChunkRow, Option<Vec<u8>>)>, StoreError> {
+/// Every chunk in rowid order, with its vector from `embedder`.
+pub fn chunk_rows(c: &Connection, embedder: &str) -> Result<Vec<ChunkRow>, StoreError> {
     let mut st = c.prepare(
         "SELECT c.rowid, c.kind, c.bundle_id, c.doc_id, c.keyword_id, c.title, c.task, c.content_hash, e.vector
          FROM chunks c LEFT JOIN embeddings e ON e.content_hash = c.content_hash AND e.embedder = ?1
          ORDER BY c.rowid",
     )?;
     let rows = st.query_map([embedder], |r| {
-        Ok((
-            ChunkRow {
-                rowid: r.get(0)?,
-                kind: r.get(1)?,
-                bundle_id: r.get(2)?,
-                doc_id: r.get(3)?,
-                keyword_id: r.get(4)?,
-                title: r.get(5)?,
-                task: r.get(6)?,
-                content_hash: r.get(7)?,
-            },
-            r.get(8)?,
-        ))
+        Ok(ChunkRow {
+            rowid: r.get(0)?,
+            kind: r.get(1)?,
+            bundle_id: r.get(2)?,
+            doc_id: r.get(3)?,
+            keyword_id: r.get(4)?,
+            title: r.get(5)?,
+            task: r.get(6)?,
+            content_hash: r.get(7)?,
+            vector: r.get(8)?,
+        })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }

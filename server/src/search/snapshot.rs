@@ -91,7 +91,8 @@ impl Snapshot {
         let mut vector_items = Vec::new();
         let mut vectors = Vec::new();
         {
-            for (row, vector) in crate::catalog::chunk_rows(c, embedder_id)? {
+            for row in crate::catalog::chunk_rows(c, embedder_id)? {
+                let row_vector = row.vector;
                 let meta = ChunkMeta {
                     rowid: row.rowid,
                     kind: row.kind,
@@ -108,7 +109,7 @@ impl Snapshot {
                 {
                     bundles[b as usize].summary_chunk = Some(i);
                 }
-                if let Some(blob) = vector {
+                if let Some(blob) = row_vector {
                     vector_items.push(i);
                     vectors.push(blob_to_vector(&blob));
                 }
