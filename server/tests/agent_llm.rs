@@ -72,6 +72,15 @@ async fn saved_turn(server: &TestServer) -> (String, String, i64, i64, Value) {
 
 const QUESTION: &str = "pods in payments keep restarting, where do I start?";
 
+/// A model that writes "more " every 20 ms for 40 s: longer than any timeout here.
+fn endless_stream() -> Reply {
+    Reply::Stream(
+        (0..2000)
+            .map(|_| (Duration::from_millis(20), sse::text("more ")))
+            .collect(),
+    )
+}
+
 /// A model server behind a private CA (HTTPS with a certificate no bundled or
 /// system root knows) is refused until `llm.ca_file` names its CA; then it answers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -376,10 +385,7 @@ async fn a_slow_first_token_falls_back_to_the_offline_answer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_endless_stream_is_cut_by_the_total_timeout() {
-    let endless: Vec<(Duration, String)> = (0..2000)
-        .map(|_| (Duration::from_millis(20), sse::text("more ")))
-        .collect();
-    let llm = Scripted::start(vec![sse::classify("general"), Reply::Stream(endless)]).await;
+    let llm = Scripted::start(vec![sse::classify("general"), endless_stream()]).await;
     let server = server_with(&llm, |c| {
         c.total_timeout_secs = 2;
         c.first_token_timeout_secs = 1;
@@ -548,10 +554,7 @@ async fn a_slow_model_shows_grounded_cards_and_the_offline_answer_first() {
 /// screen is left as the saved (failed) turn has it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_turn_failing_after_partial_text_does_not_leave_the_previews_cards() {
-    let endless: Vec<(Duration, String)> = (0..2000)
-        .map(|_| (Duration::from_millis(20), sse::text("more ")))
-        .collect();
-    let llm = Scripted::start(vec![sse::classify("general"), Reply::Stream(endless)]).await;
+    let llm = Scripted::start(vec![sse::classify("general"), endless_stream()]).await;
     let url = format!("{}/v1", llm.url);
     let server = TestServer::start_indexed(move |c| {
         c.llm.base_url = Some(url);

@@ -92,7 +92,6 @@ impl Snapshot {
         let mut vectors = Vec::new();
         {
             for row in crate::catalog::chunk_rows(c, embedder_id)? {
-                let row_vector = row.vector;
                 let meta = ChunkMeta {
                     rowid: row.rowid,
                     kind: row.kind,
@@ -109,7 +108,7 @@ impl Snapshot {
                 {
                     bundles[b as usize].summary_chunk = Some(i);
                 }
-                if let Some(blob) = row_vector {
+                if let Some(blob) = row.vector {
                     vector_items.push(i);
                     vectors.push(blob_to_vector(&blob));
                 }

@@ -4,6 +4,8 @@
 use super::files::read_confined;
 use super::{Registry, ToolError};
 use serde::Serialize;
+use std::collections::HashMap;
+use std::path::PathBuf;
 
 /// A real call of a keyword in an indexed bundle.
 #[derive(Clone, Debug, Serialize)]
@@ -49,6 +51,7 @@ impl Registry {
         keys: &[(String, String)],
     ) -> Result<Vec<KeywordExample>, ToolError> {
         let mut out = Vec::new();
+        let mut roots: HashMap<String, PathBuf> = HashMap::new();
         for (library, name) in keys {
             let (l, n) = (library.clone(), name.clone());
             let mut users = self
@@ -64,7 +67,14 @@ impl Registry {
                 let Some((coll, slug)) = user.key.split_once('/') else {
                     continue;
                 };
-                let root = self.collection_root(coll).await?;
+                let root = match roots.get(coll) {
+                    Some(root) => root.clone(),
+                    None => {
+                        let root = self.collection_root(coll).await?;
+                        roots.insert(coll.to_string(), root.clone());
+                        root
+                    }
+                };
                 for file in ["runbook.robot", "sli.robot"] {
                     let rel = format!("codebundles/{slug}/{file}");
                     let Ok(text) = read_confined(root.clone(), rel.clone()).await else {
