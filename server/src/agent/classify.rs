@@ -84,12 +84,12 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(who|what) (are|r) (you|u)\b|\bwhat can (you|u) (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|\bwhat do you know\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
+        r"\b(who|what) (are|r) (you|u)\b|\bwhat can (you|u) (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|\bwhat (is|'s) this (thing|tool|bot|assistant|app|chat)\b|\b(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|resources|systems?|logs)\b|\bwhat do you know\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
     )
 });
 static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\s*(and|also|what about|how about|and what about|and how about|ok(ay)?,? (and|so|but|what|how)|but (what|how)|same (for|on|but)|same thing|now (for|on)|anything (else|similar)|what else|and on|which one|which of (them|those|these))\b",
+        r"^\s*(and|also|what about|how about|and what about|and how about|ok(ay)?,? (and|so|but|what|how)|but (what|how)|same\b|now (for|on)|anything (else|similar)|what else|and on|which one|which of (them|those|these))\b",
     )
 });
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
@@ -130,7 +130,7 @@ static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every|everything)\b|\beverything (you have |you've got |there is )?(for|on|about|in)\b|\ball (the |of the )?(bundles|codebundles|skill templates|tools|tasks|monitors|slis|runbooks)\b|\bevery (bundle|codebundle|skill template|tool|task|monitor|sli|runbook)\b",
+        r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} (all|every|everything)\b|\beverything (you have |you've got |there is )?(for|on|about|in)\b|\b(list|show|give|enumerate|which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|tasks|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|task|monitor|sli|runbook))\b",
     )
 });
 static CATALOG_COUNT: LazyLock<Regex> = LazyLock::new(|| {
@@ -279,14 +279,18 @@ static PRONOUN: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(it|its|it's|them|those|these|that one|this one|the same)\b"));
 
 /// A question that opens on a pronoun ("it actually runs in k8s…", "those are
-/// on azure…") continues the conversation even when it names a subject too.
-static LEADING_REFERENCE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^\s*(it|its|it's|they|their|those|these|them)\b"));
+/// on azure…"), or asks about one ("does it need write access to the cluster…"),
+/// continues the conversation even when it names a subject too.
+static LEADING_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\s*((does|do|did|is|are|was|were|can|could|will|would|should|has|have) (it|they|those|these|that one|this one)|it|its|it's|they|their|those|these|them)\b",
+    )
+});
 
 /// References that point back whatever the question's length.
 static STRONG_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\binstead\b|\b(that|this|which) one\b|\bthe ones\b|\bthose (ones|bundles)\b|\bsame thing\b|\bthe (first|second|third|last|other) one\b",
+        r"\binstead\b|\b(that|this|which) one\b|\b(some|a few|few|many|most|all|one|two|several|none|each|any) of (them|those|these)\b|\bthe ones\b|\bthose (ones|bundles)\b|\bsame thing\b|\bthe (first|second|third|last|other) one\b",
     )
 });
 static KEYWORD_WORD: LazyLock<Regex> =
@@ -298,7 +302,15 @@ static LIBRARY_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DOC_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bhow (do|can|should|would) (i|we|you) (write|create|make|declare|add|define|import|test|structure|name|tag|publish|contribute|mark|set up|document)\b|\bwhat (is|are|does) (a |an |the )?(runbook|sli|slo|slx|codebundle|code bundle|codecollection|code collection|generation rules?|taskset|severity|user variables?|secrets?|access level)s?\b|\bdifference between\b|\bwhat (does|do) .{1,40} mean\b|\bdocs?\b|\bdocumentation\b|\bbest practices?\b|\bhow does (discovery|generation|indexing)\b",
+        r"\bhow (do|can|should|would) (i|we|you) (write|create|make|declare|add|define|import|test|structure|name|tag|publish|contribute|mark|set up|document)\b|\bwhat (is|are|does) (a |an |the )?(runbook|sli|slo|slx|codebundle|code bundle|codecollection|code collection|generation rules?|taskset|severity|user variables?|secrets?|access level)s?\b|\bwhat (does|do) .{1,40} mean\b|\b(the|your|in|see|per) docs?\b|\bdocs? (say|says|for|on|about)\b|\bdocumentation\b|\bhow does (discovery|generation|indexing)\b|\bhow (do|can|should) (i|we) run (the |its |their )?(\w+ )?(tests|test suite)\b",
+    )
+});
+
+/// How things are meant to be done, whatever they name (a library, a keyword): the
+/// house rules and the differences between parts are documentation.
+static DOC_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(conventions?|guidelines?|best practices?|style guide|naming rules?)\b|\bdifference between\b|\bwhere does .{1,40} come from\b",
     )
 });
 
@@ -418,6 +430,12 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
             "asks how to write or build something",
         );
     }
+    if DOC_CONVENTION.is_match(&q) {
+        return rule(
+            Category::Documentation,
+            "asks about conventions or differences",
+        );
+    }
     let names_keyword = query
         .names
         .iter()
@@ -447,7 +465,7 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
 /// what a task can call is a keyword question.
 static IN_A_TASK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(how (do|can|should|would) (i|we)|is there a way to|what'?s the way to|which call)\b.*\b(from|in|inside|within) (a |an |the |my |our )?(robot( framework)?( task| file| suite)?|task|sli|runbook|codebundle|code bundle|bundle|skill template|tool)\b|^\s*(in|from|inside) (a |an |the |my |our )?(robot( framework)?( task| file)?|task|sli|runbook|codebundle|bundle|skill template|tool)\b,? how (do|can) (i|we)\b",
+        r"\b(how (do|can|should|would) (i|we)|is there a way to|what'?s the way to|which call)\b.*\b(from|in|inside|within|into) (a |an |the |my |our )?(robot( framework)?( task| file| suite)?|suite (setup|init\w*)|task|sli|runbook|codebundle|code bundle|bundle|skill template|tool)\b|^\s*(in|from|inside) (a |an |the |my |our )?(\w+ )?(robot( framework)?( task| file)?|suite (setup|init\w*)|task|sli|runbook|codebundle|bundle|skill template|tool)\b,? how (do|can) (i|we)\b",
     )
 });
 
@@ -559,6 +577,11 @@ mod tests {
             cat("how do you pick which bundles to recommend?", &none),
             Some(Category::Meta)
         );
+        assert_eq!(cat("yo what is this thing?", &none), Some(Category::Meta));
+        assert_eq!(
+            cat("can you see the clusters in my workspace?", &none),
+            Some(Category::Meta)
+        );
         // "they" is not "hey"; a real problem is not a greeting.
         assert_eq!(cat("they say the pods keep restarting", &none), None);
         assert_eq!(cat("hello, our ingress returns 502", &none), None);
@@ -604,6 +627,13 @@ mod tests {
             cat("what about its SLIs?", &SessionContext::default()),
             None
         );
+        for q in [
+            "same checks for the gce machines on google cloud?",
+            "does it need write access to the cluster, or is a read-only kubeconfig enough?",
+            "a few of them read from SQS queues, how do I see messages going to a dead-letter queue?",
+        ] {
+            assert_eq!(cat(q, &with_history()), Some(Category::FollowUp), "{q}");
+        }
         // Opening on a pronoun continues the conversation even with a subject of
         // its own ("gke" names a platform).
         assert_eq!(
@@ -661,6 +691,69 @@ mod tests {
         assert_eq!(
             cat("whats the difference between a runbook and an sli", &none),
             Some(Category::Documentation)
+        );
+        assert_eq!(
+            cat("what are the naming conventions for RW.CLI keywords", &none),
+            Some(Category::Documentation),
+            "house rules are documentation even when they name a library"
+        );
+        assert_eq!(
+            cat(
+                "how do we run the unit tests of a codebundle locally",
+                &none
+            ),
+            Some(Category::Documentation)
+        );
+        assert_eq!(
+            cat(
+                "the job writes json docs to a bucket and some are missing",
+                &none
+            ),
+            None,
+            "docs can be documents"
+        );
+        assert_eq!(
+            cat(
+                "in a runbook task, how do i attach a table to the output",
+                &none
+            ),
+            Some(Category::KeywordLibrary)
+        );
+        assert_eq!(
+            cat("how do i put a block of text into the task report", &none),
+            Some(Category::KeywordLibrary)
+        );
+    }
+
+    /// Listings need a listing verb near "all"; "every task failing" or "show ...
+    /// all of them" inside a problem report is not a catalog question.
+    #[test]
+    fn listing_words_inside_a_problem_are_not_a_listing() {
+        let none = SessionContext::default();
+        assert_eq!(
+            cat(
+                "the nodes show a weird status and restarted overnight, can you check all of them?",
+                &none
+            ),
+            None
+        );
+        assert_eq!(
+            cat(
+                "in my suite setup, how do i stop early instead of every task failing on its own",
+                &none
+            ),
+            Some(Category::KeywordLibrary)
+        );
+        assert_eq!(
+            cat("show me all bundles for gcp", &none),
+            Some(Category::Catalog)
+        );
+        assert_eq!(
+            cat(
+                "which ones are read-only among all the tools for azure",
+                &none
+            ),
+            Some(Category::Catalog)
         );
     }
 }

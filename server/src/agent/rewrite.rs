@@ -108,6 +108,18 @@ static ATTRIBUTES: LazyLock<Vec<(Attribute, Regex)>> = LazyLock::new(|| {
 static REPLACES: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(instead|rather than|rather|switch to|what about|how about)\b"));
 
+/// The follow-up asks the same thing about its new subject ("the same check on the
+/// azure databases", "the equivalent for github actions").
+static SAME_ASPECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(the )?same (check|checks|thing|kind of thing|for)\b|\bequivalent\b|\bsimilar\b|\blike that\b",
+    )
+});
+
+/// Replacement said outright, whatever the follow-up names.
+static EXPLICIT_SWAP: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(instead|rather than|rather|switch to)\b"));
+
 static REFERS_BACK: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(it|its|it's|that one|this one|that bundle|this bundle|that|this|them|those|the first one|the second one)\b",
@@ -137,19 +149,35 @@ fn referenced_card<'a>(question: &str, cards: &'a [Card]) -> Option<&'a Card> {
     cards.get(idx).or(cards.first())
 }
 
-/// The words of a question that name its subject: platforms, technologies, catalog
-/// names and resource kinds, in the order they appear.
-pub fn subject_words(q: &Query) -> Vec<String> {
+/// The words of a question that name its subject: platforms, technologies,
+/// resource kinds and the catalog's rare name words that are not everyday English
+/// (a product only one or two bundles are named after, "litellm", "artifactory",
+/// even when no lexicon lists it), in the order they appear.
+pub fn subject_words(q: &Query, vocab: &CorpusVocab) -> Vec<String> {
+    let rare = rare_name_limit(vocab);
+    // Words inside a platform cue of several words ("google cloud", "cloud sql").
+    let mut in_cue = vec![false; q.stems.len()];
+    for (p, _) in LEXICON.platform_cues.iter().filter(|(p, _)| p.len() > 1) {
+        let mut from = 0;
+        while let Some(i) = p.find(&q.stems[from..]).map(|i| i + from) {
+            in_cue[i..i + p.len()].iter_mut().for_each(|x| *x = true);
+            from = i + 1;
+        }
+    }
     q.words
         .iter()
         .zip(&q.stems)
-        .filter(|(w, s)| {
-            q.technologies.contains(w)
+        .zip(&in_cue)
+        .filter(|((w, s), cue)| {
+            **cue
+                || q.technologies.contains(w)
                 || q.uncovered.contains(w)
                 || q.resource_kinds.contains(s)
                 || LEXICON.managed_kubernetes.contains_key(w.as_str())
                 || LEXICON.platform_cues.iter().any(|(p, _)| p.text == **w)
+                || names_product(w, rare, vocab)
         })
+        .map(|(x, _)| x)
         .map(|(w, _)| w.clone())
         .fold(Vec::new(), |mut v, w| {
             if !v.contains(&w) {
@@ -173,13 +201,76 @@ fn platforms_of(word: &str) -> Vec<String> {
         .collect()
 }
 
-/// The words of a question that say what it wants to know about its subject.
+/// The words of a question that say what it wants to know about its subject, less
+/// what it says it does not want ("not a full triage", "without restarting").
 fn aspect_words(q: &Query, subject: &[String]) -> Vec<String> {
+    let negated = negated_words(&q.words);
     q.terms
         .iter()
-        .filter(|t| !subject.contains(t) && !t.chars().all(|c| c.is_ascii_digit()))
+        .filter(|t| {
+            !subject.contains(t) && !negated.contains(t) && !t.chars().all(|c| c.is_ascii_digit())
+        })
         .cloned()
         .collect()
+}
+
+/// What the previous question asked about its subject, in words the catalog names
+/// bundles, tags or tasks with (filler such as "actually" or "sitting" only blurs
+/// the search), at most eight.
+fn carried_aspect(before: &Query, subject: &[String], vocab: &CorpusVocab) -> Vec<String> {
+    aspect_words(before, subject)
+        .into_iter()
+        .filter(|w| vocab.bundle_count() == 0 || vocab.bundles_using(w) > 0)
+        .take(8)
+        .collect()
+}
+
+/// Words within three after a negation ("not", "no", "without", "instead of").
+fn negated_words(words: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let negation = matches!(w.as_str(), "not" | "no" | "without" | "nor")
+            || (w == "of" && i > 0 && words[i - 1] == "instead");
+        if negation {
+            out.extend(words.iter().skip(i + 1).take(3).cloned());
+        }
+    }
+    out
+}
+
+/// At most one bundle in 25 (and never fewer than 3 for a small catalog) uses a
+/// rare name word.
+fn rare_name_limit(vocab: &CorpusVocab) -> u32 {
+    (vocab.bundle_count() / 25).max(3) as u32
+}
+
+/// A subject word naming a product rather than a platform or a kind of resource.
+fn is_product(w: &str, q: &Query, vocab: &CorpusVocab) -> bool {
+    let w = w.to_string();
+    q.technologies.contains(&w)
+        || q.uncovered.contains(&w)
+        || (names_product(&w, rare_name_limit(vocab), vocab)
+            && !q.resource_kinds.contains(&crate::query::phrase::stem(&w))
+            && platforms_of(&w).is_empty())
+}
+
+/// A word that is not everyday English and names a few bundles in their display
+/// names ("LiteLLM", "Artifactory"): a product the catalog knows by name even when
+/// no lexicon lists it. Task names do not count: they are full of ordinary
+/// technical words ("queries", "revisions").
+fn names_product(w: &str, rare: u32, vocab: &CorpusVocab) -> bool {
+    w.len() >= 3
+        && !w.chars().all(|c| c.is_ascii_digit())
+        && !crate::index::text::is_stopword(w)
+        && !vocab.is_common(w)
+        && (1..=rare as usize).contains(&vocab.bundles_named_with(w))
+}
+
+fn is_rare_name_word(w: &str, rare: u32, vocab: &CorpusVocab) -> bool {
+    w.len() >= 3
+        && !w.chars().all(|c| c.is_ascii_digit())
+        && !crate::index::text::is_stopword(w)
+        && (1..=rare).contains(&vocab.bundles_using(w))
 }
 
 /// The subject of the bundle the previous answer put first, as its name's rare
@@ -188,15 +279,10 @@ fn aspect_words(q: &Query, subject: &[String]) -> Vec<String> {
 /// shares; the rare ones name what this bundle is about (at most one bundle in
 /// 25 uses them, and never fewer than 3 for a small catalog).
 fn card_subject(card: &Card, vocab: &CorpusVocab) -> Vec<String> {
-    let rare = (vocab.bundle_count() / 25).max(3) as u32;
+    let rare = rare_name_limit(vocab);
     crate::index::text::tokens(&card.display_name)
         .into_iter()
-        .filter(|w| {
-            w.len() >= 3
-                && !w.chars().all(|c| c.is_ascii_digit())
-                && !crate::index::text::is_stopword(w)
-                && (1..=rare).contains(&vocab.bundles_using(w))
-        })
+        .filter(|w| is_rare_name_word(w, rare, vocab))
         .collect()
 }
 
@@ -244,16 +330,31 @@ pub fn by_rules(
         out.filters.platform = None; // a new platform replaces the old one
     }
     let before = Query::parse(&prev.rewritten, vocab);
-    let before_subject = subject_words(&before);
-    let now_subject = subject_words(query);
-    let replaces = REPLACES.is_match(&q);
+    let before_subject = subject_words(&before, vocab);
+    let now_subject = subject_words(query, vocab);
+    // A platform the previous question was not about ("and google cloud sql?"
+    // after azure); "its node pools" after an AKS cluster stays on it.
+    let platform_change = query
+        .platforms
+        .wanted
+        .iter()
+        .any(|p| !before.platforms.wanted.contains(p));
+    // A product the follow-up names (from the lexicon or a rare catalog name word)
+    // is a new subject: "same kind of thing for our Vault server?".
+    let new_tech = now_subject.iter().any(|w| is_product(w, query, vocab));
+    // "what about spend?" changes the aspect; "what about azure?" the subject:
+    // only a follow-up naming another product or platform replaces what came
+    // before, unless it says so outright ("instead").
+    let replaces =
+        EXPLICIT_SWAP.is_match(&q) || (REPLACES.is_match(&q) && (new_tech || platform_change));
+    let new_subject = replaces || platform_change || new_tech;
     let mut add: Vec<String> = Vec::new();
-    if now_subject.is_empty() && !replaces {
+    if !new_subject {
         // Same subject, new aspect: "which queries are causing it?". When the
         // previous question named no subject the catalog knows, its words are the
         // subject.
         if before_subject.is_empty() {
-            add.extend(aspect_words(&before, &before_subject).into_iter().take(8));
+            add.extend(carried_aspect(&before, &before_subject, vocab));
         } else {
             add.extend(before_subject.iter().cloned());
         }
@@ -261,15 +362,19 @@ pub fn by_rules(
         // A new subject: keep what was asked about the old one when the follow-up
         // says little of its own ("and google cloud sql?"), and keep the parts of
         // the old subject the new one does not replace.
-        let new_tech = !query.technologies.is_empty() || !query.uncovered.is_empty();
         for w in &before_subject {
             let platforms = platforms_of(w);
-            let is_tech = LEXICON.technologies.contains(w);
-            let kept = if !platforms.is_empty() {
-                // "pods" stays for a question about AKS (still Kubernetes).
-                !new_platform || platforms.iter().any(|p| query.platforms.wanted.contains(p))
+            let is_tech = is_product(w, &before, vocab);
+            // "pods" stays for a question about AKS (still Kubernetes).
+            let compatible = platforms.iter().any(|p| query.platforms.wanted.contains(p));
+            let kept = if new_tech {
+                // A new product brings its own setting: the old one's platform
+                // and kinds ("jenkins as a statefulset in k8s") belong to it.
+                compatible
+            } else if !platforms.is_empty() {
+                !platform_change || compatible
             } else if is_tech {
-                !(new_tech || replaces)
+                !replaces
             } else {
                 true
             };
@@ -281,15 +386,13 @@ pub fn by_rules(
         // (almost) nothing of its own: "and google cloud sql?", "same for
         // alertmanager?", not "open a github issue with what it found".
         let own = aspect_words(query, &now_subject);
-        if own.len() <= 2 {
-            add.extend(aspect_words(&before, &before_subject).into_iter().take(8));
+        if own.len() <= 2 || SAME_ASPECT.is_match(&q) {
+            add.extend(carried_aspect(&before, &before_subject, vocab));
         }
     }
     // What the previous answer was about, in the catalog's own words (the
     // lexicons know "azure", not that "web app" meant App Service), unless the
     // follow-up replaces the subject.
-    let new_subject =
-        replaces || new_platform || !query.technologies.is_empty() || !query.uncovered.is_empty();
     if !new_subject && let Some(card) = prev.cards.first() {
         for w in card_subject(card, vocab) {
             if !add.contains(&w) {

@@ -63,6 +63,22 @@ pub struct CorpusVocab {
     pub common: Option<HashSet<String>>,
 }
 
+/// The words of a resource type identifier that name the kind of resource. A
+/// provider-service-kind identifier names it last ("gcp_run_services" is about
+/// services, not "run"); a custom resource first ("postgresqls.acid.zalan.do" is
+/// about postgresqls, not "do"); a short one ("stateful_set") with all its words.
+fn resource_kind_words(r: &str) -> Vec<String> {
+    if r.contains('.') {
+        return words(r.split('.').next().unwrap_or(""));
+    }
+    let w = words(r);
+    if w.len() >= 3 {
+        w.into_iter().last().into_iter().collect()
+    } else {
+        w
+    }
+}
+
 impl CorpusVocab {
     pub fn build(
         bundles: &[BundleFacts],
@@ -90,7 +106,7 @@ impl CorpusVocab {
                 own.extend(w);
             }
             for r in b.resource_types {
-                v.resource_stems.extend(stems(&words(r)));
+                v.resource_stems.extend(stems(&resource_kind_words(r)));
             }
             let unique: HashSet<String> = own.into_iter().collect();
             for w in &unique {
@@ -197,6 +213,15 @@ impl CorpusVocab {
             .map_or(0, |i| self.spelling[i].1)
     }
 
+    /// How many bundles have this word (by stem) in their display name.
+    pub fn bundles_named_with(&self, word: &str) -> usize {
+        let s = stem(word);
+        self.bundle_name_stems
+            .iter()
+            .filter(|n| n.contains(&s))
+            .count()
+    }
+
     /// Bundles in the catalog the vocabulary was built from.
     pub fn bundle_count(&self) -> usize {
         self.bundle_task_stems.len()
@@ -214,6 +239,9 @@ impl CorpusVocab {
         };
         c.contains(word)
             || c.contains(&stem(word))
+            || word
+                .strip_suffix("ies")
+                .is_some_and(|w| c.contains(&format!("{w}y")))
             || ["ing", "ed", "es", "s", "er"].iter().any(|suffix| {
                 word.strip_suffix(suffix).is_some_and(|w| {
                     w.len() >= 3 && (c.contains(w) || c.contains(&format!("{w}e")))

@@ -82,15 +82,32 @@ pub(super) fn documentation(g: &Grounding) -> String {
             .unwrap_or_else(|| top.snippet.clone());
         quote(&mut out, &text, QUOTE_MAX);
     }
-    // A question that also asks what to run gets the bundle to run.
-    if ASKS_WHAT_TO_RUN.is_match(&g.question.to_lowercase())
-        && !g.retrieval.no_match
-        && let Some(b) = g
-            .retrieval
-            .bundles
-            .first()
-            .filter(|b| b.score >= RUN_BUNDLE_MIN)
-    {
+    // A question that also asks what to run gets the bundle to run; one about a
+    // bundle it names ("the contract tests of the tool builder bundle") gets that
+    // bundle, so its card and files are one click away.
+    let named = g.retrieval.bundles.iter().find(|b| {
+        g.query
+            .names
+            .iter()
+            .any(|n| n.kind == crate::query::NameKind::Bundle && n.id == b.slug)
+    });
+    let to_run = (ASKS_WHAT_TO_RUN.is_match(&g.question.to_lowercase()) && !g.retrieval.no_match)
+        .then(|| {
+            g.retrieval
+                .bundles
+                .first()
+                .filter(|b| b.score >= RUN_BUNDLE_MIN)
+        })
+        .flatten();
+    if let Some(b) = named {
+        let _ = writeln!(
+            out,
+            "\n**The bundle:** **{}** {} — {}",
+            b.display_name,
+            cite("bundle", &b.key),
+            super::text::sentence(&b.description)
+        );
+    } else if let Some(b) = to_run {
         let _ = writeln!(
             out,
             "\n**To check it on your systems:** **{}** {} — {}",
