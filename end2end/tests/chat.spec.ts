@@ -300,7 +300,7 @@ test('a preview from the catalog shows while the model writes, then gives way', 
     { type: 'preview', text: 'Start with **Crashloop Triage** [bundle:kube-ops/k8s-pod-crashloop-triage].' },
   ];
   let withModel = false;
-  await page.route('**/api/chat', (route) => route.fulfill({
+  await page.route('**/api/chat_turn', (route) => route.fulfill({
     status: 200,
     headers: { 'content-type': 'text/event-stream' },
     body: sse(withModel

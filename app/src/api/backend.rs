@@ -5,9 +5,11 @@
 use super::catalog::{BundleDetail, BundleFilter, BundleSummary, CollectionStatus};
 use super::conversation::{Conversation, Feedback, SessionItem};
 use super::error::{ApiError, ErrorCode};
+use super::events::ChatRequest;
 use super::requests::{FileAction, RequestInput, RequestSaved, RequestSummary};
 use super::status::Health;
 use futures::future::BoxFuture;
+use leptos::server_fn::codec::ByteStream;
 use std::sync::Arc;
 
 pub trait Backend: Send + Sync + 'static {
@@ -36,6 +38,11 @@ pub trait Backend: Send + Sync + 'static {
         id: i64,
         action: FileAction,
     ) -> BoxFuture<'_, Result<RequestSaved, ApiError>>;
+    /// Starts a chat turn; its events as the bytes of a Server-Sent Events body.
+    fn chat_turn(
+        &self,
+        request: ChatRequest,
+    ) -> BoxFuture<'_, Result<ByteStream<ApiError>, ApiError>>;
 }
 
 pub type SharedBackend = Arc<dyn Backend>;

@@ -4,10 +4,11 @@
 use super::catalog::{BundleDetail, BundleFilter, BundleSummary, CollectionStatus};
 use super::conversation::{Conversation, Feedback, SessionItem};
 use super::error::ApiError;
+use super::events::ChatRequest;
 use super::requests::{FileAction, RequestInput, RequestSaved, RequestSummary};
 use super::status::Health;
 use leptos::prelude::*;
-use leptos::server_fn::codec::Json;
+use leptos::server_fn::codec::{ByteStream, Json, Streaming};
 
 /// Server and index health, for the UI banner.
 #[server(endpoint = "health")]
@@ -96,4 +97,16 @@ pub async fn file_request(id: i64, action: FileAction) -> Result<RequestSaved, A
 pub async fn create_request(input: RequestInput) -> Result<RequestSaved, ApiError> {
     use super::backend::{backend, with_status};
     with_status(async { backend()?.create_request(input).await }.await)
+}
+
+/// One chat turn, streamed: the body is the Server-Sent Events `POST /api/chat`
+/// sends (`event: <type>`, `data: <ChatEvent JSON>`), so one reader serves both
+/// (`api::stream::chat_events`). The browser asks through this function; dropping
+/// the stream (Stop) closes the connection and the server drops the turn. Failures
+/// before the first event (a bad question, a rate limit) are `ApiError`s with their
+/// status; failures during the turn are `error` events.
+#[server(endpoint = "chat_turn", input = Json, output = Streaming)]
+pub async fn chat_turn(request: ChatRequest) -> Result<ByteStream<ApiError>, ApiError> {
+    use super::backend::{backend, with_status};
+    with_status(async { backend()?.chat_turn(request).await }.await)
 }

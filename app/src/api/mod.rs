@@ -10,6 +10,7 @@ pub mod events;
 pub mod functions;
 pub mod requests;
 pub mod status;
+pub mod stream;
 pub mod vocabulary;
 
 pub use error::{ApiError, ErrorCode};

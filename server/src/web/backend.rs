@@ -10,12 +10,14 @@ use app::api::conversation::{
     Conversation, Feedback, MAX_NOTE_CHARS, MAX_TITLE_CHARS, SessionItem,
 };
 use app::api::requests::{FileAction, RequestInput, RequestSaved, RequestSummary, TrackerOutcome};
-use app::api::{ApiError, ErrorCode, Health};
+use app::api::{ApiError, ChatRequest, ErrorCode, Health};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::Request;
 use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
 use futures::future::BoxFuture;
+use leptos::server_fn::codec::ByteStream;
 use std::sync::Arc;
 
 /// Longest problem text `similar_requests` searches with.
@@ -27,6 +29,8 @@ struct ServerBackend {
     owner: crate::memory::Owner,
     /// The caller's key for the per-client rate limit.
     rate_key: String,
+    /// This HTTP request's id (logs, traces).
+    request_id: Option<String>,
 }
 
 impl Backend for ServerBackend {
@@ -299,9 +303,34 @@ impl Backend for ServerBackend {
             Ok(saved)
         })
     }
+
+    fn chat_turn(
+        &self,
+        request: ChatRequest,
+    ) -> BoxFuture<'_, Result<ByteStream<ApiError>, ApiError>> {
+        Box::pin(async move {
+            let events = super::chat::start(
+                &self.state,
+                &self.caller(),
+                self.request_id.clone(),
+                request,
+            )
+            .map_err(public)?;
+            Ok(ByteStream::new(
+                super::chat::sse_bytes(events).map(Ok::<String, ApiError>),
+            ))
+        })
+    }
 }
 
 impl ServerBackend {
+    fn caller(&self) -> super::guard::Caller {
+        super::guard::Caller {
+            owner: self.owner.clone(),
+            rate_key: self.rate_key.clone(),
+        }
+    }
+
     /// Saving and filing requests share the per-client limit of questions: each
     /// may post to the team's tracker with its token.
     fn limit(&self) -> Result<(), ApiError> {
@@ -344,6 +373,11 @@ pub async fn server_fn(State(state): State<AppState>, req: Request<Body>) -> Res
         return ApiFailure::client(ErrorCode::NotFound, ErrorCode::NotFound.default_message())
             .into_response();
     }
+    let request_id = req
+        .extensions()
+        .get::<super::observe::RequestId>()
+        .map(|r| r.0.clone());
+    let streams_events = path == CHAT_TURN_PATH;
     let (owner, rate_key) = req
         .extensions()
         .get::<super::guard::Caller>()
@@ -359,6 +393,7 @@ pub async fn server_fn(State(state): State<AppState>, req: Request<Body>) -> Res
         state,
         owner,
         rate_key,
+        request_id,
     });
     let res = leptos_axum::handle_server_fns_with_context(
         move || leptos::prelude::provide_context(backend.clone()),
@@ -366,8 +401,25 @@ pub async fn server_fn(State(state): State<AppState>, req: Request<Body>) -> Res
     )
     .await
     .into_response();
-    status_from_code(res).await
+    let mut res = status_from_code(res).await;
+    // The turn's body is Server-Sent Events (server_fn labels any byte stream
+    // octet-stream): said so, it is also never compressed, which would buffer it.
+    if streams_events && res.status().is_success() {
+        let headers = res.headers_mut();
+        headers.insert(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("text/event-stream"),
+        );
+        headers.insert(
+            axum::http::header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("no-cache"),
+        );
+    }
+    res
 }
+
+/// Where the `chat_turn` server function is served.
+const CHAT_TURN_PATH: &str = "/api/chat_turn";
 
 /// server_fn answers failures it raises itself (argument decoding) with 500; take
 /// the status from the error code in the body so the error table decides everywhere.

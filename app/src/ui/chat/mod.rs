@@ -11,7 +11,7 @@ mod transport;
 
 use super::state::Shared;
 use crate::api::functions::get_conversation;
-use crate::api::{ChatEvent, ChatRequest, ErrorCode};
+use crate::api::{ApiError, ChatEvent, ChatRequest, ErrorCode};
 use exchange::{Exchange, Outcome};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -41,7 +41,9 @@ pub fn ChatPage() -> impl IntoView {
     let loading = RwSignal::new(false);
     let load_error = RwSignal::new(None::<String>);
     let announce = RwSignal::new(String::new());
-    let abort = StoredValue::new_local(None::<web_sys::AbortController>);
+    // Stop aborts the running turn's future, which drops its stream (see
+    // `transport`).
+    let abort = StoredValue::new_local(None::<futures::future::AbortHandle>);
     let location = use_location();
     let navigate = use_navigate();
     // Exchanges belong to the page, not to whichever button asked: an owner like
@@ -130,16 +132,15 @@ pub fn ChatPage() -> impl IntoView {
             exchanges.update(|v| v.push(ex.clone()));
             shared.busy.set(true);
             announce.set(String::new());
-            let controller = web_sys::AbortController::new().ok();
-            let signal = controller.as_ref().map(|c| c.signal());
-            abort.set_value(controller);
+            let (handle, registration) = futures::future::AbortHandle::new_pair();
+            abort.set_value(Some(handle));
             let navigate = navigate.clone();
             spawn_local(async move {
                 let request = ChatRequest {
                     question,
                     session_id: shared.session.get_untracked(),
                 };
-                let result = transport::stream_turn(&request, signal.as_ref(), |ev| {
+                let turn = transport::stream_turn(&request, |ev| {
                     if let ChatEvent::Done {
                         session_id: Some(sid),
                         title: t,
@@ -157,8 +158,12 @@ pub fn ChatPage() -> impl IntoView {
                         announce.set("Answer complete".into());
                     }
                     apply(&ex, ev);
-                })
-                .await;
+                });
+                let result = futures::future::Abortable::new(turn, registration)
+                    .await
+                    .unwrap_or_else(|_aborted| {
+                        Err(ApiError::new(ErrorCode::Network, "The answer was stopped."))
+                    });
                 if let Err(e) = result {
                     if ex.stopped.get_untracked() {
                         ex.stage.set(None);
