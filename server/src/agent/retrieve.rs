@@ -51,8 +51,13 @@ pub async fn retrieve(
         mode: plan.mode,
         ..Default::default()
     };
-    let runs = queries.iter().take(MAX_SEARCHES).map(|q| {
-        let options = options.clone();
+    let runs = queries.iter().take(MAX_SEARCHES).enumerate().map(|(i, q)| {
+        let mut options = options.clone();
+        // A variation (the question as typed beside its rewrite) searches its own
+        // words only: the refined query already carries the concept terms, and a
+        // second concept-expanded vector per turn is a forward pass that changed
+        // nothing on the tuning halves (issue 13).
+        options.concepts = i == 0 && options.concepts;
         async move {
             let t = Instant::now();
             let r = searcher.search_query(q, &options).await;

@@ -240,7 +240,7 @@ impl Query {
     }
 
     /// Takes on what `question` says about coverage: the changes it asks for and the
-    /// names the catalog lacks. A planned variation ("key terms alone", a rewrite)
+    /// names the catalog lacks. A planned variation (the question as typed, a rewrite)
     /// can drop the very word that shows nothing fits ("purge", "rabbitmq"), and its
     /// results would then be judged on less than the user asked.
     pub fn inherit_evidence(&mut self, question: &Query) {
