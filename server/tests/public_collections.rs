@@ -46,15 +46,20 @@ fn public_golden_sets_on_the_public_collections() {
         index.push(root.join(r).display().to_string());
     }
     run(dir.path(), &index);
-    // (half, mode, R@5 floor, follow-up MRR floor)
-    for (half, mode, r5, fu) in [
-        ("tuning", "retrieval", 0.88, 0.0),
-        ("heldout", "retrieval", 0.82, 0.0),
-        ("tuning", "agent", 0.78, 0.75),
-        ("heldout", "agent", 0.72, 0.5),
+    // (set, half, mode, R@5 floor, follow-up MRR floor), a little under the README's
+    // figures.
+    for (set, half, mode, r5, fu) in [
+        ("public", "tuning", "retrieval", 0.88, 0.0),
+        ("public", "heldout", "retrieval", 0.82, 0.0),
+        ("public", "tuning", "agent", 0.85, 0.8),
+        ("public", "heldout", "agent", 0.80, 0.7),
+        ("public2", "tuning", "retrieval", 0.84, 0.0),
+        ("public2", "heldout", "retrieval", 0.80, 0.0),
+        ("public2", "tuning", "agent", 0.80, 0.7),
+        ("public2", "heldout", "agent", 0.76, 0.5),
     ] {
         let golden = format!(
-            "{}/../samples/golden/public-{half}.jsonl",
+            "{}/../samples/golden/{set}-{half}.jsonl",
             env!("CARGO_MANIFEST_DIR")
         );
         let out = run(
@@ -73,7 +78,7 @@ fn public_golden_sets_on_the_public_collections() {
         let f = |v: &serde_json::Value| v.as_f64().unwrap_or(0.0);
         let fu_mrr = f(&r["by_category"]["follow-up"]["mrr@10"]);
         println!(
-            "{half} {mode}: R@1 {:.3} R@5 {:.3} MRR {:.3} follow-up MRR {fu_mrr:.3} no-match {:.3} rejected {:.3} routing {:.3}",
+            "{set} {half} {mode}: R@1 {:.3} R@5 {:.3} MRR {:.3} follow-up MRR {fu_mrr:.3} no-match {:.3} rejected {:.3} routing {:.3}",
             f(&o["recall@1"]),
             f(&o["recall@5"]),
             f(&o["mrr@10"]),
@@ -81,11 +86,11 @@ fn public_golden_sets_on_the_public_collections() {
             f(&o["false_no_match_rate"]),
             f(&o["routing_accuracy"]),
         );
-        assert!(f(&o["recall@5"]) >= r5, "{half} {mode} R@5");
-        assert!(fu_mrr >= fu, "{half} {mode} follow-up MRR");
+        assert!(f(&o["recall@5"]) >= r5, "{set} {half} {mode} R@5");
+        assert!(fu_mrr >= fu, "{set} {half} {mode} follow-up MRR");
         assert!(
-            f(&o["false_no_match_rate"]) <= 0.05,
-            "{half} {mode} answerable questions rejected"
+            f(&o["false_no_match_rate"]) <= 0.07,
+            "{set} {half} {mode} answerable questions rejected"
         );
     }
 }

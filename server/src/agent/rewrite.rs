@@ -215,12 +215,15 @@ fn aspect_words(q: &Query, subject: &[String]) -> Vec<String> {
 }
 
 /// What the previous question asked about its subject, in words the catalog names
-/// bundles, tags or tasks with (filler such as "actually" or "sitting" only blurs
-/// the search), at most eight.
+/// bundles, tags or tasks with or that name a mechanism the concept lexicon knows
+/// ("control plane"): filler such as "actually" or "sitting" only blurs the
+/// search. At most eight.
 fn carried_aspect(before: &Query, subject: &[String], vocab: &CorpusVocab) -> Vec<String> {
     aspect_words(before, subject)
         .into_iter()
-        .filter(|w| vocab.bundle_count() == 0 || vocab.bundles_using(w) > 0)
+        .filter(|w| {
+            vocab.bundle_count() == 0 || vocab.bundles_using(w) > 0 || before.concepts.contains(w)
+        })
         .take(8)
         .collect()
 }
@@ -247,11 +250,13 @@ fn rare_name_limit(vocab: &CorpusVocab) -> u32 {
 /// A subject word naming a product rather than a platform or a kind of resource.
 fn is_product(w: &str, q: &Query, vocab: &CorpusVocab) -> bool {
     let w = w.to_string();
-    q.technologies.contains(&w)
-        || q.uncovered.contains(&w)
-        || (names_product(&w, rare_name_limit(vocab), vocab)
-            && !q.resource_kinds.contains(&crate::query::phrase::stem(&w))
-            && platforms_of(&w).is_empty())
+    // A managed cluster ("aks") is a platform change, not a new product: the
+    // question keeps its kinds ("cluster", "pods").
+    platforms_of(&w).is_empty()
+        && (q.technologies.contains(&w)
+            || q.uncovered.contains(&w)
+            || (names_product(&w, rare_name_limit(vocab), vocab)
+                && !q.resource_kinds.contains(&crate::query::phrase::stem(&w))))
 }
 
 /// A word that is not everyday English and names a few bundles in their display
@@ -365,8 +370,10 @@ pub fn by_rules(
         for w in &before_subject {
             let platforms = platforms_of(w);
             let is_tech = is_product(w, &before, vocab);
-            // "pods" stays for a question about AKS (still Kubernetes).
-            let compatible = platforms.iter().any(|p| query.platforms.wanted.contains(p));
+            // "pods" and "k8s" stay for a question about AKS (still Kubernetes);
+            // "gke" does not (Kubernetes, but on another cloud).
+            let compatible = !platforms.is_empty()
+                && platforms.iter().all(|p| query.platforms.wanted.contains(p));
             let kept = if new_tech {
                 // A new product brings its own setting: the old one's platform
                 // and kinds ("jenkins as a statefulset in k8s") belong to it.
@@ -375,6 +382,13 @@ pub fn by_rules(
                 !platform_change || compatible
             } else if is_tech {
                 !replaces
+            } else if before
+                .resource_kinds
+                .contains(&crate::query::phrase::stem(w))
+            {
+                // "and for the functions on GCP?" after queues: a kind the
+                // follow-up names replaces the old one.
+                query.resource_kinds.is_empty()
             } else {
                 true
             };
@@ -506,6 +520,24 @@ mod tests {
         for w in ["AKS", "pods", "restarting", "payments"] {
             assert!(rw.query.contains(w), "{w} in {}", rw.query);
         }
+    }
+
+    #[test]
+    fn another_cloud_replaces_a_managed_cluster_and_a_named_kind_the_old_kind() {
+        let c = ctx_with("our gke cluster says its control plane version is old");
+        let rw = rules("anything similar for AKS?", &c);
+        for w in ["cluster", "control", "plane", "version"] {
+            assert!(rw.query.contains(w), "{w} in {}", rw.query);
+        }
+        assert!(!rw.query.contains("gke"), "{}", rw.query);
+        // Kinds are the catalog's resource types.
+        let mut v = CorpusVocab::default();
+        v.resource_stems = ["queue", "function"].map(String::from).into();
+        let c = ctx_with("are messages piling up in our sqs queues");
+        let q = Query::parse("and for the functions on gcp?", &v);
+        let rw = by_rules(&q, Category::FollowUp, &c, &v);
+        assert!(!rw.query.contains("queues"), "{}", rw.query);
+        assert!(rw.query.contains("messages"), "{}", rw.query);
     }
 
     #[test]
