@@ -531,8 +531,10 @@ mod tests {
         }
         assert!(!rw.query.contains("gke"), "{}", rw.query);
         // Kinds are the catalog's resource types.
-        let mut v = CorpusVocab::default();
-        v.resource_stems = ["queue", "function"].map(String::from).into();
+        let v = CorpusVocab {
+            resource_stems: ["queue", "function"].map(String::from).into(),
+            ..Default::default()
+        };
         let c = ctx_with("are messages piling up in our sqs queues");
         let q = Query::parse("and for the functions on gcp?", &v);
         let rw = by_rules(&q, Category::FollowUp, &c, &v);
