@@ -84,7 +84,7 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(who|what) (are|r) (you|u)\b|\bwhat can (you|u) (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|\bwhat (is|'s) this (thing|tool|bot|assistant|app|chat)\b|\b(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|resources|systems?|logs)\b|\bwhat do you know\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
+        r"\b(who|what) (are|r) (you|u)\b|\bwhat can (you|u) (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|^\W*(so,? )?what (is|'s) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
     )
 });
 static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -130,7 +130,7 @@ static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} (all|every|everything)\b|\beverything (you have |you've got |there is )?(for|on|about|in)\b|\b(list|show|give|enumerate|which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|tasks|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|task|monitor|sli|runbook))\b",
+        r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} everything\b|\beverything (you have |you've got |there is )?(for|on|about|in)\b|\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every)( the| of the)?( [\w-]+){0,3} (bundles?|codebundles?|skill templates?|tools?|tasks?|monitors?|slis?|runbooks?|checks?|automations?)\b|\b(which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|monitor|sli|runbook))\b",
     )
 });
 static CATALOG_COUNT: LazyLock<Regex> = LazyLock::new(|| {
@@ -287,10 +287,23 @@ static LEADING_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// References that point back whatever the question's length.
+/// "is it possible…", "does it make sense to…": an "it" that points at nothing.
+static DUMMY_IT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\s*(is|does|was|would|will|can) it (possible|safe|normal|ok|okay|a good idea|make sense|worth|matter|true|necessary|common|expected|bad|help)\b",
+    )
+});
+
+static QUANTIFIED_THEM: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(some|a few|few|many|most|all|one|two|several|none|each|any) of (them|those|these)\b")
+});
+
+/// References that point back whatever the question's length. A quantifier over
+/// "them" counts only near the start ("a few of them are fed by SQS"): later in a
+/// sentence it points inside it ("40 cronjobs and some of them fail").
 static STRONG_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\binstead\b|\b(that|this|which) one\b|\b(some|a few|few|many|most|all|one|two|several|none|each|any) of (them|those|these)\b|\bthe ones\b|\bthose (ones|bundles)\b|\bsame thing\b|\bthe (first|second|third|last|other) one\b",
+        r"\binstead\b|\b(that|this|which) one\b|^\s*(\S+\s+){0,3}(some|a few|few|many|most|all|one|two|several|none|each|any) of (them|those|these)\b|\bthe ones\b|\bthose (ones|bundles)\b|\bsame thing\b|\bthe (first|second|third|last|other) one\b",
     )
 });
 static KEYWORD_WORD: LazyLock<Regex> =
@@ -310,7 +323,7 @@ static DOC_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
 /// house rules and the differences between parts are documentation.
 static DOC_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(conventions?|guidelines?|best practices?|style guide|naming rules?)\b|\bdifference between\b|\bwhere does .{1,40} come from\b",
+        r"\b(conventions?|guidelines?|best practices?|style guide|naming rules?)\b|\bdifference between\b|\bwhere (does|do) (the |a |an |this |that |its )?(\w+ )?(variables?|secrets?|severity|values?|settings?|config|templates?|issues?|next steps?)( \w+){0,3} come from\b",
     )
 });
 
@@ -411,12 +424,17 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     let own_subject = (!query.platforms.wanted.is_empty() && query.platforms.source == "lexicon")
         || !query.technologies.is_empty()
         || !query.uncovered.is_empty();
+    // "is it possible to…": that "it" refers to nothing; "40 cronjobs and some of
+    // them fail": past the start, "them" points inside the sentence.
+    let r = DUMMY_IT.replace(&q, "");
+    let strong = STRONG_REFERENCE.is_match(&r);
+    let r = QUANTIFIED_THEM.replace_all(&r, "");
     if !ctx.turns.is_empty()
-        && (FOLLOW_START.is_match(&q)
-            || LEADING_REFERENCE.is_match(&q)
-            || STRONG_REFERENCE.is_match(&q)
-            || (words <= 12 && REFERENCE.is_match(&q))
-            || (!own_subject && PRONOUN.is_match(&q)))
+        && (FOLLOW_START.is_match(&r)
+            || LEADING_REFERENCE.is_match(&r)
+            || strong
+            || (words <= 12 && REFERENCE.is_match(&r))
+            || (!own_subject && PRONOUN.is_match(&r)))
     {
         return rule(Category::FollowUp, "continues the previous turn");
     }
@@ -452,7 +470,7 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
             "asks how things work or are written",
         );
     }
-    if IN_A_TASK.is_match(&q) || RUN_A_SCRIPT.is_match(&q) {
+    if (IN_A_TASK.is_match(&q) && !OTHER_TASKS.is_match(&q)) || RUN_A_SCRIPT.is_match(&q) {
         return rule(
             Category::KeywordLibrary,
             "asks how to do something from inside a task",
@@ -468,6 +486,10 @@ static IN_A_TASK: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(how (do|can|should|would) (i|we)|is there a way to|what'?s the way to|which call)\b.*\b(from|in|inside|within|into) (a |an |the |my |our )?(robot( framework)?( task| file| suite)?|suite (setup|init\w*)|task|sli|runbook|codebundle|code bundle|bundle|skill template|tool)\b|^\s*(in|from|inside) (a |an |the |my |our )?(\w+ )?(robot( framework)?( task| file)?|suite (setup|init\w*)|task|sli|runbook|codebundle|bundle|skill template|tool)\b,? how (do|can) (i|we)\b",
     )
 });
+
+/// Tasks that are not a bundle's: a task queue, an ECS task definition, a CI runner.
+static OTHER_TASKS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\btasks? (queues?|definitions?|runners?|workers?|scheduler)\b"));
 
 /// "how do i run my own bash script": running a script or command is what the
 /// CLI library's keywords do, so it is a keyword question, not a bundle search.
@@ -578,6 +600,7 @@ mod tests {
             Some(Category::Meta)
         );
         assert_eq!(cat("yo what is this thing?", &none), Some(Category::Meta));
+        assert_eq!(cat("hey 👋 what is this tool", &none), Some(Category::Meta));
         assert_eq!(
             cat("can you see the clusters in my workspace?", &none),
             Some(Category::Meta)
@@ -722,6 +745,39 @@ mod tests {
         assert_eq!(
             cat("how do i put a block of text into the task report", &none),
             Some(Category::KeywordLibrary)
+        );
+    }
+
+    /// Help-style and reference-like phrasings inside a real problem report stay
+    /// searches: "can you read the logs of my crashing pod", "where does this 502
+    /// come from", "list all pods stuck in pending", "is it possible to…".
+    #[test]
+    fn problem_reports_that_sound_like_something_else() {
+        let none = SessionContext::default();
+        for q in [
+            "can you read the logs of my crashing pod and tell me why it fails",
+            "can you access the cluster and check why pods are pending",
+            "where does this 502 come from on our nginx ingress",
+            "list all pods stuck in pending",
+            "show me errors across all namespaces",
+            "what is killing every task in my ecs service",
+            "how can we push jobs into a task queue faster",
+        ] {
+            assert_eq!(cat(q, &none), None, "{q}");
+        }
+        for q in [
+            "is it possible to find out why our pods keep restarting",
+            "we run 40 cronjobs on gke and some of them fail silently",
+        ] {
+            assert_ne!(cat(q, &with_history()), Some(Category::FollowUp), "{q}");
+        }
+        assert_eq!(
+            cat("list all the read-only bundles for azure", &none),
+            Some(Category::Catalog)
+        );
+        assert_eq!(
+            cat("where does the severity of an issue come from?", &none),
+            Some(Category::Documentation)
         );
     }
 

@@ -228,12 +228,18 @@ fn carried_aspect(before: &Query, subject: &[String], vocab: &CorpusVocab) -> Ve
         .collect()
 }
 
-/// Words within three after a negation ("not", "no", "without", "instead of").
+/// Words within three after a refusal ("not a", "without", "instead of", "rather
+/// than"). A bare "not" or "no" is usually the symptom ("not ready", "no space
+/// left"), not something the user declines.
 fn negated_words(words: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for (i, w) in words.iter().enumerate() {
-        let negation = matches!(w.as_str(), "not" | "no" | "without" | "nor")
-            || (w == "of" && i > 0 && words[i - 1] == "instead");
+        let next = words.get(i + 1).map(String::as_str);
+        let negation = matches!(w.as_str(), "without" | "nor")
+            || (w == "not"
+                && matches!(next, Some("a" | "an" | "the" | "any" | "just" | "another")))
+            || (w == "of" && i > 0 && words[i - 1] == "instead")
+            || (w == "than" && i > 0 && words[i - 1] == "rather");
         if negation {
             out.extend(words.iter().skip(i + 1).take(3).cloned());
         }
@@ -264,7 +270,10 @@ fn is_product(w: &str, q: &Query, vocab: &CorpusVocab) -> bool {
 /// no lexicon lists it. Task names do not count: they are full of ordinary
 /// technical words ("queries", "revisions").
 fn names_product(w: &str, rare: u32, vocab: &CorpusVocab) -> bool {
-    w.len() >= 3
+    // Without a list of common words (the hash embedder) every rare name word
+    // would look like a product; then only the lexicon's technologies count.
+    vocab.common.is_some()
+        && w.len() >= 3
         && !w.chars().all(|c| c.is_ascii_digit())
         && !crate::index::text::is_stopword(w)
         && !vocab.is_common(w)
@@ -530,6 +539,11 @@ mod tests {
             assert!(rw.query.contains(w), "{w} in {}", rw.query);
         }
         assert!(!rw.query.contains("gke"), "{}", rw.query);
+        // A bare "not" is the symptom; "not a" declines.
+        let c = ctx_with("our aks nodes are not ready, not a full outage though");
+        let rw = rules("what about gke?", &c);
+        assert!(rw.query.contains("ready"), "{}", rw.query);
+        assert!(!rw.query.contains("outage"), "{}", rw.query);
         // Kinds are the catalog's resource types.
         let v = CorpusVocab {
             resource_stems: ["queue", "function"].map(String::from).into(),

@@ -107,7 +107,7 @@ impl Registry {
         let text = self.read_file(&id, f).await?;
         let lines: Vec<&str> = text.lines().collect();
         let from = line.saturating_sub(6);
-        let to = (line + 6).min(lines.len());
+        let to = line.saturating_add(6).min(lines.len());
         Ok((lines.get(from..to).unwrap_or_default().join("\n"), id))
     }
 }
