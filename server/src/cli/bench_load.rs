@@ -239,7 +239,12 @@ fn load_questions(path: Option<&Path>) -> anyhow::Result<Vec<String>> {
     let path = path.unwrap_or(Path::new("samples/golden/sample.jsonl"));
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if text.trim_start().starts_with('{') {
+    // A golden file may open with `//` comments; its first other line says which.
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("//"));
+    if first.is_some_and(|l| l.starts_with('{')) {
         return Ok(eval::load(path)?.into_iter().map(|q| q.question).collect());
     }
     Ok(text
@@ -262,4 +267,31 @@ fn saved(db: &Path, ids: &[&str]) -> anyhow::Result<usize> {
         }
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The golden files open with `//` comments: they are still read as JSONL, so
+    /// the load is real questions, not JSON lines sent as text.
+    #[test]
+    fn a_commented_golden_file_gives_its_questions() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.jsonl");
+        std::fs::write(
+            &path,
+            "// a header\n{\"id\": \"q1\", \"question\": \"pods keep restarting\", \"category\": \"general\", \"expected\": []}\n",
+        )
+        .unwrap();
+        assert_eq!(
+            load_questions(Some(&path)).unwrap(),
+            vec!["pods keep restarting"]
+        );
+        std::fs::write(&path, "first question\n\nsecond one\n").unwrap();
+        assert_eq!(
+            load_questions(Some(&path)).unwrap(),
+            vec!["first question", "second one"]
+        );
+    }
 }
