@@ -437,27 +437,17 @@ async fn a_client_that_goes_away_cancels_the_llm_request() {
         .send()
         .await
         .unwrap();
-    use futures::StreamExt;
     let mut body = res.bytes_stream();
     // Wait until the answer request is in flight, then leave.
-    for _ in 0..100 {
-        if llm.requests().len() >= 2 {
-            break;
-        }
-        let _ = tokio::time::timeout(Duration::from_millis(50), body.next()).await;
-    }
+    llm.read_until_answer_requested(&mut body).await;
     assert_eq!(llm.requests().len(), 2);
     assert_eq!(llm.open_requests(), 1, "the LLM request is open");
     drop(body);
-    let mut open = 1;
-    for _ in 0..60 {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        open = llm.open_requests();
-        if open == 0 {
-            break;
-        }
-    }
-    assert_eq!(open, 0, "dropping the client dropped the LLM request");
+    assert_eq!(
+        llm.open_after_leaving().await,
+        0,
+        "dropping the client dropped the LLM request"
+    );
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(saved_turn(&server).await.0, "interrupted");
 }

@@ -175,23 +175,14 @@ async fn leaving_the_stream_cancels_the_turn_on_the_server() {
         .unwrap();
     assert_eq!(res.status(), 200);
     let mut body = res.bytes_stream();
-    for _ in 0..100 {
-        if llm.requests().len() >= 2 {
-            break;
-        }
-        let _ = tokio::time::timeout(Duration::from_millis(50), body.next()).await;
-    }
+    llm.read_until_answer_requested(&mut body).await;
     assert_eq!(llm.open_requests(), 1, "the answer's model request is open");
     drop(body);
-    let mut open = 1;
-    for _ in 0..60 {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        open = llm.open_requests();
-        if open == 0 {
-            break;
-        }
-    }
-    assert_eq!(open, 0, "leaving the stream dropped the model request");
+    assert_eq!(
+        llm.open_after_leaving().await,
+        0,
+        "leaving the stream dropped the model request"
+    );
     tokio::time::sleep(Duration::from_millis(200)).await;
     let status: String = server
         .state

@@ -10,6 +10,9 @@ use super::IngestError;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::Path;
 
+const RETRIES: usize = 5;
+const RETRY_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
 pub struct IndexLock {
     // Held for its lock; closing the file releases it.
     _file: File,
@@ -28,11 +31,18 @@ impl IndexLock {
             .write(true)
             .open(data_dir.join("index.lock"))
             .map_err(failed)?;
-        match file.try_lock() {
-            Ok(()) => Ok(IndexLock { _file: file }),
-            Err(TryLockError::WouldBlock) => Err(IngestError::Busy),
-            Err(TryLockError::Error(e)) => Err(failed(e)),
+        // A lock just released can still be held for a moment by a child another
+        // thread forked and has not yet exec'd (the copy of the descriptor keeps the
+        // lock until exec closes it): a few short retries tell that apart from a
+        // real second run, which holds it for minutes.
+        for _ in 0..RETRIES {
+            match file.try_lock() {
+                Ok(()) => return Ok(IndexLock { _file: file }),
+                Err(TryLockError::WouldBlock) => std::thread::sleep(RETRY_PAUSE),
+                Err(TryLockError::Error(e)) => return Err(failed(e)),
+            }
         }
+        Err(IngestError::Busy)
     }
 }
 

@@ -175,6 +175,34 @@ impl Scripted {
     pub fn open_requests(&self) -> usize {
         self.open.load(std::sync::atomic::Ordering::SeqCst)
     }
+
+    /// Reads a chat stream until the answer's request (the second: the first
+    /// classifies) has reached the model, for tests that leave mid-answer.
+    pub async fn read_until_answer_requested<S>(&self, body: &mut S)
+    where
+        S: futures::Stream + Unpin,
+    {
+        use futures::StreamExt;
+        for _ in 0..100 {
+            if self.requests().len() >= 2 {
+                break;
+            }
+            let _ = tokio::time::timeout(Duration::from_millis(50), body.next()).await;
+        }
+    }
+
+    /// Requests still open after up to 3 s of waiting for them to close.
+    pub async fn open_after_leaving(&self) -> usize {
+        let mut open = self.open_requests();
+        for _ in 0..60 {
+            if open == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            open = self.open_requests();
+        }
+        open
+    }
 }
 
 impl Drop for Scripted {

@@ -99,18 +99,13 @@ pub(super) fn documentation(g: &Grounding) -> String {
                 .filter(|b| b.score >= RUN_BUNDLE_MIN)
         })
         .flatten();
-    if let Some(b) = named {
+    let pick = named
+        .map(|b| ("The bundle", b))
+        .or(to_run.map(|b| ("To check it on your systems", b)));
+    if let Some((label, b)) = pick {
         let _ = writeln!(
             out,
-            "\n**The bundle:** **{}** {} — {}",
-            b.display_name,
-            cite("bundle", &b.key),
-            super::text::sentence(&b.description)
-        );
-    } else if let Some(b) = to_run {
-        let _ = writeln!(
-            out,
-            "\n**To check it on your systems:** **{}** {} — {}",
+            "\n**{label}:** **{}** {} — {}",
             b.display_name,
             cite("bundle", &b.key),
             super::text::sentence(&b.description)
