@@ -5,7 +5,7 @@
 mod common;
 
 use app::api::ChatEvent;
-use common::scripted::{Reply, Scripted, sse};
+use common::scripted::{Reply, Scripted, endless_stream, sse};
 use common::{TestServer, answer_text, ask};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -71,15 +71,6 @@ async fn saved_turn(server: &TestServer) -> (String, String, i64, i64, Value) {
 }
 
 const QUESTION: &str = "pods in payments keep restarting, where do I start?";
-
-/// A model that writes "more " every 20 ms for 40 s: longer than any timeout here.
-fn endless_stream() -> Reply {
-    Reply::Stream(
-        (0..2000)
-            .map(|_| (Duration::from_millis(20), sse::text("more ")))
-            .collect(),
-    )
-}
 
 /// A model server behind a private CA (HTTPS with a certificate no bundled or
 /// system root knows) is refused until `llm.ca_file` names its CA; then it answers.

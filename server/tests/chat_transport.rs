@@ -10,7 +10,7 @@ mod common;
 
 use app::api::ChatEvent;
 use app::api::stream::chat_events;
-use common::scripted::{Reply, Scripted, sse};
+use common::scripted::{Reply, Scripted, endless_stream, sse};
 use common::{TestServer, client};
 use futures::StreamExt;
 use serde_json::{Value, json};
@@ -132,15 +132,6 @@ fn llm_server(
         c.llm.max_retries = 0;
         c.server.turn_timeout_secs = turn_timeout;
     }
-}
-
-/// A model that writes "more " every 20 ms for 40 s: longer than any timeout here.
-fn endless_stream() -> Reply {
-    Reply::Stream(
-        (0..2000)
-            .map(|_| (Duration::from_millis(20), sse::text("more ")))
-            .collect(),
-    )
 }
 
 /// A turn that fails after text has streamed ends in an `error` event the reader

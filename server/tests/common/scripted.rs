@@ -305,6 +305,16 @@ async fn handle(State(s): State<Script>, req: axum::extract::Request) -> Respons
 }
 
 /// SSE helpers for chat completions.
+/// A model that writes "more " every 20 ms for 40 s: longer than any timeout in
+/// the tests that use it.
+pub fn endless_stream() -> Reply {
+    Reply::Stream(
+        (0..2000)
+            .map(|_| (Duration::from_millis(20), sse::text("more ")))
+            .collect(),
+    )
+}
+
 pub mod sse {
     use super::Reply;
     use serde_json::{Value, json};
