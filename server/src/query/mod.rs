@@ -158,6 +158,7 @@ impl Query {
             .map(|(w, _)| w.clone())
             .collect();
         q.terms = crate::index::text::query_terms(&content.join(" "));
+        q.terms.retain(|t| !vocab.only_by_stem(t));
 
         for c in &lex.concepts {
             if c.phrases.iter().any(|p| p.matches(&q.stems)) {

@@ -12,9 +12,36 @@ pub fn words(text: &str) -> Vec<String> {
     crate::index::text::tokens(text)
 }
 
-/// The English (Snowball) stem of one lower-case word.
+/// The English (Snowball) stem of one lower-case word, except that a word is
+/// never cut down to an acronym it is not a form of: "acme" stays "acme" rather
+/// than meeting "acm" (AWS Certificate Manager), while "apis", "vms" and "running"
+/// still meet "api", "vm" and "run".
 pub fn stem(word: &str) -> String {
+    let s = snowball(word);
+    match word.strip_prefix(s.as_str()) {
+        Some(rest) if s.len() <= 3 && !rest.is_empty() && !is_inflection(rest, &s) => {
+            word.to_string()
+        }
+        _ => s,
+    }
+}
+
+/// The plain Snowball stem, as a Porter-stemming index (SQLite FTS5) conflates
+/// words.
+pub fn snowball(word: &str) -> String {
     STEMMER.stem(word).into_owned()
+}
+
+/// `suffix` makes an inflected form of `word` ("s", "es", "ed", "ing", "er"; with
+/// the last letter doubled, "running").
+pub fn is_inflection(suffix: &str, word: &str) -> bool {
+    const ENDINGS: &[&str] = &["s", "es", "ed", "d", "ing", "er", "ers", "ies", "ied"];
+    let doubled = word
+        .chars()
+        .last()
+        .and_then(|c| suffix.strip_prefix(c))
+        .is_some_and(|rest| ["ed", "ing", "er", "ers"].contains(&rest));
+    ENDINGS.contains(&suffix) || doubled
 }
 
 pub fn stems(words: &[String]) -> Vec<String> {
@@ -73,6 +100,9 @@ mod tests {
         assert!(!Phrase::new("eks").matches(&q("for weeks now")));
         assert!(!Phrase::new("oom").matches(&q("the server room is hot")));
         assert!(!Phrase::new("slo").matches(&q("it is slow")));
+        assert!(!Phrase::new("acm").matches(&q("status.acme.io is down")));
+        assert!(Phrase::new("api").matches(&q("both apis time out")));
+        assert!(Phrase::new("run").matches(&q("it keeps running")));
         assert!(!Phrase::new("crash loop").matches(&q("loop crash")));
         assert_eq!(
             Phrase::new("crash loop").find(&q("a crash loop here")),

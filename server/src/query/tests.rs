@@ -314,3 +314,29 @@ fn answers_speak_either_vocabulary() {
         Some(Vocabulary::SkillTemplate)
     );
 }
+
+#[test]
+fn a_word_meeting_an_acronym_only_through_the_stemmer_is_another_word() {
+    let tags = vec!["aws".to_string()];
+    let none: Vec<String> = Vec::new();
+    let bundles = vec![BundleFacts {
+        display_name: "AWS ACM Certificate Health",
+        slug: "aws-acm-health",
+        platform: "aws",
+        tags: &tags,
+        resource_types: &none,
+        tasks: vec!["List Expiring Certificates"],
+    }];
+    // The catalog's text also says "acme" (cert-manager's issuer), less often.
+    let text: HashSet<String> = ["acme".to_string()].into_iter().collect();
+    let v = CorpusVocab::build(&bundles, &[], &[], text, None);
+    let q = Query::parse(
+        "is https://status.acme.io down? the acm certificate expired",
+        &v,
+    );
+    assert!(!q.terms.contains(&"acme".to_string()), "{:?}", q.terms);
+    assert!(q.terms.contains(&"acm".to_string()), "{:?}", q.terms);
+    assert!(q.terms.contains(&"certificate".to_string()));
+    assert!(v.only_by_stem("acme"));
+    assert!(!v.only_by_stem("acms") && !v.only_by_stem("certificates"));
+}

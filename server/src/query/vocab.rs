@@ -4,7 +4,7 @@
 //! a question saying it is about AWS), the names of its bundles, keywords, libraries
 //! and collections, its resource kinds and the actions its tasks perform.
 
-use super::phrase::{Phrase, stem, stems, words};
+use super::phrase::{Phrase, is_inflection, snowball, stem, stems, words};
 use std::collections::{HashMap, HashSet};
 
 /// Platforms that contradict one another (a result on one is wrong for a question
@@ -48,6 +48,12 @@ pub struct CorpusVocab {
     /// Every word of the catalog's text, lower-case.
     pub words: HashSet<String>,
     pub stems: HashSet<String>,
+    /// Short words bundles are named, tagged or tasked with (three letters or
+    /// fewer: acronyms such as "ACM", "EKS"), by their Snowball stem, with how many
+    /// bundles use them. Acronyms do not inflect: a longer word reaching one only
+    /// through a stemmer ("acme" → "acm") is another word, which keyword search
+    /// (Porter-stemmed) would still conflate.
+    pub acronyms: HashMap<String, (String, u32)>,
     /// Words sorted for typo correction, with how many bundles use them.
     pub spelling: Vec<(String, u32)>,
     /// stem → the one major platform its bundles are on.
@@ -196,6 +202,11 @@ impl CorpusVocab {
         for w in text_words {
             df.entry(w).or_insert(0);
         }
+        v.acronyms = df
+            .iter()
+            .filter(|(w, n)| **n > 0 && w.len() <= 3 && w.chars().all(|c| c.is_ascii_alphabetic()))
+            .map(|(w, n)| (snowball(w), (w.clone(), *n)))
+            .collect();
         v.stems = df.keys().map(|w| stem(w)).collect();
         v.words = df.keys().cloned().collect();
         // Only the words bundles are named and tagged with are corrected towards:
@@ -229,7 +240,22 @@ impl CorpusVocab {
 
     /// Does the catalog use this word (or a word with its stem)?
     pub fn knows(&self, word: &str) -> bool {
-        self.words.contains(word) || self.stems.contains(&stem(word))
+        self.words.contains(word) || (self.stems.contains(&stem(word)) && !self.only_by_stem(word))
+    }
+
+    /// A word that shares its stem with an acronym bundles use more than the word
+    /// itself, without being a form of it: "acme" (a company's name in a host
+    /// name, and a protocol a README mentions) is not "ACM" (AWS Certificate
+    /// Manager), though both stem to "acm" and keyword search would match them;
+    /// "apis" and "vms" are forms of "api" and "vm".
+    pub fn only_by_stem(&self, word: &str) -> bool {
+        let Some((acronym, uses)) = self.acronyms.get(&snowball(word)) else {
+            return false;
+        };
+        word.len() > acronym.len()
+            && word.starts_with(acronym.as_str())
+            && !is_inflection(&word[acronym.len()..], acronym)
+            && *uses > self.bundles_using(word)
     }
 
     /// An ordinary English word, inflected or not ("nagging", "respawned").
