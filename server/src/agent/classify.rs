@@ -84,7 +84,7 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(who|what) (are|r) (you|u)\b|\bwhat can (you|u) (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|^\W*(so,? )?what (is|'s) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
+        r"\b(who|what) (are|r) (you|u)\b|\bwhat can (you|u) (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|^\W*(so,? )?what (is|'s) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
     )
 });
 static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -120,7 +120,7 @@ static CATALOG_OVERVIEW: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CATALOG_RECENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(what'?s|what is|anything|something) new\b|\b(recently|lately) (added|changed|updated|published)\b|\b(added|changed|updated|new|published) (recently|lately|this (week|month|year|quarter|spring|summer|fall|autumn|winter))\b|\bwhat (has )?(changed|was added|got added)\b|\blatest (additions|changes|updates)\b",
+        r"\b(what'?s|what is|anything|something) new\b|\b(recently|lately) (added|changed|updated|published)\b|\b(added|changed|updated|new|published) (recently|lately|this (week|month|year|quarter|spring|summer|fall|autumn|winter))\b|\bwhat (has )?(changed|was added|got added)\b|\blatest (additions|changes|updates)\b|\bwhat('s| has| have)? been (added|changed|updated|published)\b.{0,60}\b(recently|lately|this (week|month|year))\b",
     )
 });
 static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -130,7 +130,7 @@ static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} everything\b|\beverything (you have |you've got |there is )?(for|on|about|in)\b|\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every)( the| of the)?( [\w-]+){0,3} (bundles?|codebundles?|skill templates?|tools?|tasks?|monitors?|slis?|runbooks?|checks?|automations?)\b|\b(which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|monitor|sli|runbook))\b",
+        r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} everything\b|\beverything (you have |you've got |there is )?(for|on|about)\b|\beverything (you have|you've got|there is) in\b|\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every)( the| of the)?( [\w-]+){0,3} (bundles?|codebundles?|skill templates?|tools?|tasks?|monitors?|slis?|runbooks?|checks?|automations?)\b|\b(which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|monitor|sli|runbook))\b",
     )
 });
 static CATALOG_COUNT: LazyLock<Regex> = LazyLock::new(|| {
@@ -303,7 +303,7 @@ static QUANTIFIED_THEM: LazyLock<Regex> = LazyLock::new(|| {
 /// sentence it points inside it ("40 cronjobs and some of them fail").
 static STRONG_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\binstead\b|\b(that|this|which) one\b|^\s*(\S+\s+){0,3}(some|a few|few|many|most|all|one|two|several|none|each|any) of (them|those|these)\b|\bthe ones\b|\bthose (ones|bundles)\b|\bsame thing\b|\bthe (first|second|third|last|other) one\b",
+        r"\binstead\b|\b(that|this|which) one\b|^\s*(\S+\s+){0,3}(some|a few|few|many|most|all|one|two|several|none|each|any) of (them|those|these)\b|\bthe ones\b|\bthose (ones|bundles)\b|\bsame thing\b|\bthe (first|second|third|last|other) one\b|\b(that|this) (cluster|namespace|database|db|instance|server|app|service|bucket|account|project|subscription|deployment|node pool|vm|function|queue|repo|pipeline|workspace|domain|zone|replica)\b",
     )
 });
 static KEYWORD_WORD: LazyLock<Regex> =
@@ -470,7 +470,11 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
             "asks how things work or are written",
         );
     }
-    if (IN_A_TASK.is_match(&q) && !OTHER_TASKS.is_match(&q)) || RUN_A_SCRIPT.is_match(&q) {
+    if (IN_A_TASK.is_match(&q) && !OTHER_TASKS.is_match(&q))
+        || RUN_A_SCRIPT.is_match(&q)
+        || (AUTHOR_CONTEXT.is_match(&q) && HOW_OR_WHICH.is_match(&q))
+        || HELPER.is_match(&q)
+    {
         return rule(
             Category::KeywordLibrary,
             "asks how to do something from inside a task",
@@ -485,6 +489,25 @@ static IN_A_TASK: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(how (do|can|should|would) (i|we)|is there a way to|what'?s the way to|which call)\b.*\b(from|in|inside|within|into) (a |an |the |my |our )?(robot( framework)?( task| file| suite)?|suite (setup|init\w*)|task|sli|runbook|codebundle|code bundle|bundle|skill template|tool)\b|^\s*(in|from|inside) (a |an |the |my |our )?(\w+ )?(robot( framework)?( task| file)?|suite (setup|init\w*)|task|sli|runbook|codebundle|bundle|skill template|tool)\b,? how (do|can) (i|we)\b",
     )
+});
+
+/// Someone writing a bundle rather than running one: "my bundle", "in the suite
+/// init", "writing a task", "how do the custodian bundles render…". Asked how,
+/// what their bundle can call is a keyword question.
+static AUTHOR_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(my|our) (own |new )?(bundle|codebundle|code bundle|suite|robot file|skill template)s?\b|\bsuite (init\w*|setup|teardown)\b|\b(writing|building|creating) (a|an|my|our|the) (\w+ )?(bundle|codebundle|task|sli|runbook|robot file|skill template)\b|\bhow (do|does) (the )?(\w+ ){0,2}(bundles|codebundles|skill templates)\b|\b(runbook|robot|sli) task\b",
+    )
+});
+static HOW_OR_WHICH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bhow (do|does|can|should|would|to)\b|\bis there (a|an|any)\b|\b(which|what) (keyword|helper|function|call|library)\b",
+    )
+});
+
+/// "is there a helper to clean them up", "the custodian helper for rendering…".
+static HELPER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\bis there (a|an|any) helpers?\b|\bhelpers? (keywords?|functions?|for|to|that)\b")
 });
 
 /// Tasks that are not a bundle's: a task queue, an ECS task definition, a CI runner.
@@ -575,6 +598,7 @@ mod tests {
             "anything new in the registry lately?",
             "what are good bundles to start with",
             "list every monitor for gcp",
+            "what has been added to the azure collection recently?",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
@@ -595,6 +619,14 @@ mod tests {
             Some(Category::Meta)
         );
         assert_eq!(cat("who made you", &none), Some(Category::Meta));
+        assert_eq!(
+            cat("how do you know what fits my problem?", &none),
+            Some(Category::Meta)
+        );
+        assert_eq!(
+            cat("can you see what is running in our clusters?", &none),
+            Some(Category::Meta)
+        );
         assert_eq!(
             cat("how do you pick which bundles to recommend?", &none),
             Some(Category::Meta)
@@ -651,6 +683,7 @@ mod tests {
             None
         );
         for q in [
+            "can finance get a cost breakdown of that cluster before we resize anything on azure?",
             "same checks for the gce machines on google cloud?",
             "does it need write access to the cluster, or is a read-only kubeconfig enough?",
             "a few of them read from SQS queues, how do I see messages going to a dead-letter queue?",
@@ -746,6 +779,15 @@ mod tests {
             cat("how do i put a block of text into the task report", &none),
             Some(Category::KeywordLibrary)
         );
+        // Writing a bundle: what it can call.
+        for q in [
+            "how should my bundle read an api token and a region setting?",
+            "is there a helper that escapes quotes before they go into an issue?",
+            "how do the gcp bundles authenticate before calling gcloud?",
+            "while building a new sli, how do i report a number back?",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::KeywordLibrary), "{q}");
+        }
     }
 
     /// Help-style and reference-like phrasings inside a real problem report stay
@@ -803,6 +845,14 @@ mod tests {
         assert_eq!(
             cat("show me all bundles for gcp", &none),
             Some(Category::Catalog)
+        );
+        assert_eq!(
+            cat(
+                "we need everything in namespace billing deleted today",
+                &none
+            ),
+            None,
+            "everything in the user's namespace is not the catalog"
         );
         assert_eq!(
             cat(
