@@ -35,7 +35,7 @@ fn citations(events: &[(String, ChatEvent)]) -> Vec<String> {
         .collect()
 }
 
-fn done(events: &[(String, ChatEvent)]) -> (String, f32, bool) {
+fn done(events: &[(String, ChatEvent)]) -> (&'static str, f32, bool) {
     events
         .iter()
         .find_map(|(_, e)| match e {
@@ -44,7 +44,7 @@ fn done(events: &[(String, ChatEvent)]) -> (String, f32, bool) {
                 confidence,
                 no_match,
                 ..
-            } => Some((source.clone(), *confidence, *no_match)),
+            } => Some((source.as_str(), *confidence, *no_match)),
             _ => None,
         })
         .expect("done")

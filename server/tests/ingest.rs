@@ -92,7 +92,8 @@ fn indexes_the_bundled_sample_registry() {
     assert_eq!(
         detail(&db, "kube-ops", "k8s-pod-crashloop-triage")
             .summary
-            .access,
+            .access
+            .as_str(),
         "read-only"
     );
 

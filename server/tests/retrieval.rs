@@ -179,7 +179,7 @@ async fn typos_filters_and_calibrated_scores() {
     );
     let rw = SearchOptions {
         filters: Filters {
-            access: Some("read-write".into()),
+            access: Some(app::api::catalog::Access::ReadWrite),
             ..Default::default()
         },
         ..opts.clone()
@@ -191,7 +191,7 @@ async fn typos_filters_and_calibrated_scores() {
             .unwrap()
             .bundles
             .iter()
-            .all(|b| b.access == "read-write")
+            .all(|b| b.access == app::api::catalog::Access::ReadWrite)
     );
 
     // Scores are probabilities from signals, not positions.
@@ -337,7 +337,7 @@ async fn the_graph_links_same_slugs_and_explains_results() {
     assert!(
         snap.graph.out[a as usize]
             .iter()
-            .any(|e| e.to == b && e.kind == "SAME_SLUG_AS")
+            .any(|e| e.to == b && e.kind.as_str() == "SAME_SLUG_AS")
     );
     let kinds: std::collections::HashSet<&str> =
         snap.graph.nodes.iter().map(|n| n.kind.as_str()).collect();

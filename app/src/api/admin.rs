@@ -36,9 +36,9 @@ pub struct TraceSummary {
     pub session_id: String,
     pub created_at: String,
     pub question: String,
-    pub category: String,
-    pub status: String,
-    pub source: String,
+    pub category: super::conversation::Category,
+    pub status: super::conversation::TurnStatus,
+    pub source: super::AnswerSource,
     pub confidence: f32,
     pub no_match: bool,
     pub feedback: Option<i8>,
@@ -127,7 +127,7 @@ pub struct TestQuery {
 pub struct TestQueryResult {
     pub answer: String,
     pub cards: Vec<Card>,
-    pub source: String,
+    pub source: super::AnswerSource,
     pub confidence: f32,
     pub no_match: bool,
     pub elapsed_ms: u64,
@@ -139,10 +139,22 @@ pub struct TestQueryResult {
     pub error: Option<String>,
 }
 
+crate::closed_set! {
+    /// The admin console's reindex job: none since the server started, running,
+    /// or how the last one ended.
+    #[derive(Default)]
+    pub enum JobState {
+        #[default]
+        Idle = "idle",
+        Running = "running",
+        Done = "done",
+        Failed = "failed",
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReindexJob {
-    /// `idle`, `running`, `done` or `failed`.
-    pub state: String,
+    pub state: JobState,
     pub stage: String,
     pub done: u64,
     pub total: u64,

@@ -2,6 +2,16 @@
 
 use serde::{Deserialize, Serialize};
 
+crate::closed_set! {
+    /// Whether a bundle or task only reads or also changes what it runs against.
+    #[derive(Default)]
+    pub enum Access {
+        #[default]
+        ReadOnly = "read-only",
+        ReadWrite = "read-write",
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CollectionStatus {
     pub name: String,
@@ -28,7 +38,7 @@ pub struct TaskInfo {
     pub name: String,
     pub doc: String,
     pub tags: Vec<String>,
-    pub access: String,
+    pub access: Access,
     pub file: String,
     pub line_start: u32,
     pub line_end: u32,
@@ -47,8 +57,7 @@ pub struct BundleHeader {
     pub display_name: String,
     pub description: String,
     pub platform: String,
-    /// `read-only` or `read-write`.
-    pub access: String,
+    pub access: Access,
     #[serde(default)]
     pub resource_types: Vec<String>,
     pub tags: Vec<String>,
@@ -187,7 +196,7 @@ pub struct BundleFilter {
     #[serde(default)]
     pub tag: Option<String>,
     #[serde(default)]
-    pub access: Option<String>,
+    pub access: Option<Access>,
     /// Case-insensitive substring of the slug, display name or description.
     #[serde(default)]
     pub text: Option<String>,

@@ -27,16 +27,44 @@ pub struct Conversation {
     pub turns: Vec<SavedTurn>,
 }
 
+crate::closed_set! {
+    /// What kind of question a turn answered: about the assistant, about the
+    /// catalog as a whole, a follow-up, about keywords and libraries, about the
+    /// documentation, or a problem to find bundles for.
+    #[derive(Default)]
+    pub enum Category {
+        Meta = "meta",
+        Catalog = "catalog",
+        FollowUp = "follow-up",
+        KeywordLibrary = "keyword-library",
+        Documentation = "documentation",
+        #[default]
+        General = "general",
+    }
+}
+
+crate::closed_set! {
+    /// How a saved turn ended: complete, interrupted (the client left, the server
+    /// stopped or died; a turn is on disk as interrupted from before its first
+    /// token until it ends) or failed.
+    #[derive(Default)]
+    pub enum TurnStatus {
+        #[default]
+        Complete = "complete",
+        Interrupted = "interrupted",
+        Failed = "failed",
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SavedTurn {
     pub id: String,
-    /// `complete`, `interrupted` or `failed`.
-    pub status: String,
+    pub status: TurnStatus,
     pub question: String,
     pub answer: String,
     pub cards: Vec<Card>,
     pub citations: Vec<Citation>,
-    pub source: String,
+    pub source: super::AnswerSource,
     pub confidence: f32,
     pub no_match: bool,
     #[serde(default)]

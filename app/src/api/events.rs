@@ -45,6 +45,33 @@ impl Card {
     }
 }
 
+crate::closed_set! {
+    /// Where an answer comes from, by what it cites: one kind of source, several
+    /// (`Mixed`), or none (`System`: answers about the assistant, plain no-match).
+    #[derive(Default)]
+    pub enum AnswerSource {
+        Codebundles = "codebundles",
+        Documentation = "documentation",
+        Libraries = "libraries",
+        Mixed = "mixed",
+        #[default]
+        System = "system",
+    }
+}
+
+impl AnswerSource {
+    /// The source tag as shown under an answer and in reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            AnswerSource::Codebundles => "Codebundles",
+            AnswerSource::Documentation => "Documentation",
+            AnswerSource::Libraries => "Libraries",
+            AnswerSource::Mixed => "Mixed",
+            AnswerSource::System => "System",
+        }
+    }
+}
+
 /// What a citation points at; serialised as the id's prefix.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -127,9 +154,8 @@ pub enum ChatEvent {
         #[serde(default)]
         session_id: Option<String>,
         elapsed_ms: u64,
-        /// `codebundles`, `documentation`, `libraries`, `mixed` or `system`.
         #[serde(default)]
-        source: String,
+        source: AnswerSource,
         #[serde(default)]
         confidence: f32,
         #[serde(default)]
@@ -188,7 +214,7 @@ mod tests {
                 turn_id: None,
                 session_id: None,
                 elapsed_ms: 3,
-                source: "system".into(),
+                source: AnswerSource::System,
                 confidence: 0.5,
                 no_match: false,
                 title: Some("t".into()),

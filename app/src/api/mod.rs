@@ -4,6 +4,7 @@ pub mod admin;
 #[cfg(feature = "ssr")]
 pub mod backend;
 pub mod catalog;
+pub mod closed_set;
 pub mod conversation;
 pub mod error;
 pub mod events;
@@ -15,6 +16,7 @@ pub mod vocabulary;
 
 pub use error::{ApiError, ErrorCode};
 pub use events::{
-    Card, ChatEvent, ChatRequest, Citation, CitationKind, MAX_QUESTION_CHARS, RequestDraft,
+    AnswerSource, Card, ChatEvent, ChatRequest, Citation, CitationKind, MAX_QUESTION_CHARS,
+    RequestDraft,
 };
 pub use status::Health;

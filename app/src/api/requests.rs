@@ -34,8 +34,7 @@ pub struct RequestSummary {
     pub problem: String,
     #[serde(default)]
     pub platform: Option<String>,
-    /// `open`, `planned`, `done` or `rejected`.
-    pub status: String,
+    pub status: RequestStatus,
     pub created_at: String,
     /// The tracker issue (or comment) this request became, when filed.
     #[serde(default)]
@@ -82,7 +81,17 @@ pub enum FileAction {
     New,
 }
 
-pub const STATUSES: &[&str] = &["open", "planned", "done", "rejected"];
+crate::closed_set! {
+    /// Where a codebundle request stands in the registry's own triage.
+    #[derive(Default)]
+    pub enum RequestStatus {
+        #[default]
+        Open = "open",
+        Planned = "planned",
+        Done = "done",
+        Rejected = "rejected",
+    }
+}
 
 pub fn reference(id: i64) -> String {
     format!("REQ-{id:04}")

@@ -3,10 +3,28 @@
 
 use serde::{Deserialize, Serialize};
 
+crate::closed_set! {
+    /// `Ok` when the database answers.
+    pub enum HealthStatus {
+        Ok = "ok",
+        Degraded = "degraded",
+    }
+}
+
+crate::closed_set! {
+    /// The index as `/health` sees it: never indexed, ready, a run in progress, or
+    /// not known (its summary could not be read).
+    pub enum IndexState {
+        Empty = "empty",
+        Ready = "ready",
+        Indexing = "indexing",
+        Unknown = "unknown",
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Health {
-    /// "ok" when the database answers, "degraded" otherwise.
-    pub status: String,
+    pub status: HealthStatus,
     pub version: String,
     pub database: DatabaseHealth,
     pub index: IndexHealth,
@@ -24,8 +42,7 @@ pub struct DatabaseHealth {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IndexHealth {
-    /// "empty" (never indexed), "ready", or "indexing".
-    pub state: String,
+    pub state: IndexState,
     pub collections: u64,
     pub bundles: u64,
     #[serde(default)]
@@ -59,6 +76,6 @@ pub struct LlmHealth {
 
 impl Health {
     pub fn is_ok(&self) -> bool {
-        self.status == "ok"
+        self.status == HealthStatus::Ok
     }
 }

@@ -17,6 +17,7 @@ use super::window::Window;
 use crate::eval::metrics::percentile;
 use crate::store::StoreError;
 use app::api::admin::{Quality, Recommendation, StageLatency, WorstQuery};
+use app::api::conversation::{Category, TurnStatus};
 use rusqlite::Connection;
 
 /// Stages in pipeline order, as the trace's `timings_ms` names them.
@@ -68,8 +69,8 @@ pub const THRESHOLDS: &[(&str, f64, bool, &str)] = &[
 struct TurnRow {
     id: String,
     question: String,
-    category: String,
-    status: String,
+    category: Category,
+    status: TurnStatus,
     confidence: f64,
     no_match: bool,
     feedback: Option<i64>,
@@ -97,8 +98,8 @@ pub fn compute(c: &Connection, w: &Window) -> Result<Quality, StoreError> {
             Ok(TurnRow {
                 id: r.get(0)?,
                 question: r.get(1)?,
-                category: r.get(2)?,
-                status: r.get(3)?,
+                category: crate::store::closed(r, 2)?,
+                status: crate::store::closed(r, 3)?,
                 confidence: r.get(4)?,
                 no_match: r.get(5)?,
                 feedback: r.get(6)?,
@@ -112,11 +113,19 @@ pub fn compute(c: &Connection, w: &Window) -> Result<Quality, StoreError> {
         })?
         .collect::<Result<_, _>>()?;
 
-    let complete: Vec<&TurnRow> = rows.iter().filter(|r| r.status == "complete").collect();
-    let follow_ups: Vec<&TurnRow> = rows.iter().filter(|r| r.category == "follow-up").collect();
+    let complete: Vec<&TurnRow> = rows
+        .iter()
+        .filter(|r| r.status == TurnStatus::Complete)
+        .collect();
+    let follow_ups: Vec<&TurnRow> = rows
+        .iter()
+        .filter(|r| r.category == Category::FollowUp)
+        .collect();
     let follow_up_failed = follow_ups
         .iter()
-        .filter(|r| r.status == "failed" || r.no_match || r.feedback.is_some_and(|f| f < 0))
+        .filter(|r| {
+            r.status == TurnStatus::Failed || r.no_match || r.feedback.is_some_and(|f| f < 0)
+        })
         .count();
     let up = rows
         .iter()
@@ -184,13 +193,13 @@ fn worst(rows: &[TurnRow]) -> Vec<WorstQuery> {
     let badness = |r: &TurnRow| -> (u8, String) {
         if r.feedback.is_some_and(|f| f < 0) {
             (0, "thumbs-down".into())
-        } else if r.status == "failed" {
+        } else if r.status == TurnStatus::Failed {
             (1, "failed".into())
         } else if r.no_match {
             (2, "no match".into())
         } else if r.has_errors {
             (3, "errors".into())
-        } else if r.status == "complete" && r.confidence < LOW_CONFIDENCE {
+        } else if r.status == TurnStatus::Complete && r.confidence < LOW_CONFIDENCE {
             (4, "low confidence".into())
         } else {
             (9, String::new())

@@ -8,7 +8,7 @@ use crate::ingest::{self, IndexOptions};
 use crate::reindex::{Reindex, ReindexError, Step};
 use crate::search::Searcher;
 use crate::store::Db;
-use app::api::admin::ReindexJob;
+use app::api::admin::{JobState, ReindexJob};
 use std::sync::{Arc, Mutex};
 
 /// Shared by the HTTP handlers and the running job.
@@ -30,15 +30,7 @@ async fn now(db: &Db) -> Option<String> {
 
 impl Reindexer {
     pub fn job(&self) -> ReindexJob {
-        let j = self.lock().clone();
-        if j.state.is_empty() {
-            ReindexJob {
-                state: "idle".into(),
-                ..j
-            }
-        } else {
-            j
-        }
+        self.lock().clone()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, ReindexJob> {
@@ -59,11 +51,11 @@ impl Reindexer {
         let started_at = now(&db).await;
         {
             let mut j = self.lock();
-            if j.state == "running" {
+            if j.state == JobState::Running {
                 return Err(Busy(j.clone()));
             }
             *j = ReindexJob {
-                state: "running".into(),
+                state: JobState::Running,
                 stage: "reading sources".into(),
                 started_at,
                 ..Default::default()
@@ -83,13 +75,13 @@ impl Reindexer {
                 j.finished_at = finished_at;
                 match result {
                     Ok(message) => {
-                        j.state = "done".into();
+                        j.state = JobState::Done;
                         j.stage = "done".into();
                         j.message = Some(message);
                     }
                     Err(e) => {
                         tracing::error!(error = %e, "admin reindex failed");
-                        j.state = "failed".into();
+                        j.state = JobState::Failed;
                         j.message = Some(e.to_string());
                     }
                 }

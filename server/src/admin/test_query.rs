@@ -75,7 +75,7 @@ fn remember(ctx: &mut SessionContext, earlier: &[TurnRecord], r: &TurnRecord) {
         id: r.id.clone(),
         question: r.question.clone(),
         rewritten: r.rewritten.clone(),
-        category: r.category.clone(),
+        category: r.category,
         filters: r.filters.clone(),
         cards: r.cards.clone(),
         no_match: r.no_match,

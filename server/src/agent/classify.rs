@@ -16,41 +16,17 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Category {
-    Meta,
-    Catalog,
-    FollowUp,
-    KeywordLibrary,
-    Documentation,
-    #[default]
-    General,
-}
+pub use app::api::conversation::Category;
 
-impl Category {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Meta => "meta",
-            Category::Catalog => "catalog",
-            Category::FollowUp => "follow-up",
-            Category::KeywordLibrary => "keyword-library",
-            Category::Documentation => "documentation",
-            Category::General => "general",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Category> {
-        Some(match s.trim().to_lowercase().replace('_', "-").as_str() {
-            "meta" => Category::Meta,
-            "catalog" => Category::Catalog,
-            "follow-up" | "followup" => Category::FollowUp,
-            "keyword-library" | "keyword" | "library" => Category::KeywordLibrary,
-            "documentation" | "docs" => Category::Documentation,
-            "general" => Category::General,
-            _ => return None,
-        })
-    }
+/// A category as a model writes it: any case, `_` for `-`, and the short names
+/// ("followup", "keyword", "library", "docs").
+pub fn category_named(s: &str) -> Option<Category> {
+    Some(match s.trim().to_lowercase().replace('_', "-").as_str() {
+        "followup" => Category::FollowUp,
+        "keyword" | "library" => Category::KeywordLibrary,
+        "docs" => Category::Documentation,
+        other => return Category::parse(other),
+    })
 }
 
 /// What decided a question's category.

@@ -14,7 +14,7 @@ pub struct Collected {
     pub suggestions: Vec<String>,
     pub turn_id: Option<String>,
     pub session_id: Option<String>,
-    pub source: String,
+    pub source: app::api::AnswerSource,
     pub confidence: f32,
     pub no_match: bool,
     pub elapsed_ms: u64,

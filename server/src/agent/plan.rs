@@ -72,11 +72,11 @@ pub fn plan(query: &Query, category: Category, rw: &Rewrite, platforms: &[String
     }
     match query.access {
         Some(Access::ReadOnly) => {
-            p.filters.access = Some("read-only".into());
+            p.filters.access = Some(Access::ReadOnly);
             p.reasons.push("asked for read-only".into());
         }
         Some(Access::ReadWrite) => {
-            p.filters.access = Some("read-write".into());
+            p.filters.access = Some(Access::ReadWrite);
             p.reasons
                 .push("asked for something that changes things".into());
         }
@@ -155,7 +155,7 @@ mod tests {
             &rw,
             &["aws".into()],
         );
-        assert_eq!(p.filters.access.as_deref(), Some("read-only"));
+        assert_eq!(p.filters.access, Some(Access::ReadOnly));
         assert_eq!(p.filters.platform.as_deref(), Some("aws"));
         let p = plan(
             &q("pods on azure only"),

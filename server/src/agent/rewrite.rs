@@ -468,10 +468,10 @@ pub fn keep_continuity(rw: &mut Rewrite, query: &Query, category: Category, ctx:
         ));
     }
     if rw.filters.access.is_none() && prev.filters.access.is_some() {
-        rw.filters.access = prev.filters.access.clone();
+        rw.filters.access = prev.filters.access;
         rw.continuity.push(format!(
             "kept the filter access={}",
-            prev.filters.access.clone().unwrap_or_default()
+            prev.filters.access.unwrap_or_default()
         ));
     }
 }

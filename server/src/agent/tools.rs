@@ -208,7 +208,11 @@ impl ToolBox {
             k: a.0["k"].as_u64().unwrap_or(5).clamp(1, 10) as usize,
             filters: Filters {
                 platform: a.opt("platform"),
-                access: a.opt("access"),
+                access: a
+                    .opt("access")
+                    .map(|s| s.parse())
+                    .transpose()
+                    .map_err(ToolError::Invalid)?,
                 ..Default::default()
             },
             ..Default::default()

@@ -14,6 +14,7 @@ use super::sink::{ClientGone, Sink};
 use super::tools::ToolBox;
 use super::{Agent, AgentError};
 use crate::memory::{self, SessionContext, TurnRecord};
+use app::api::conversation::TurnStatus;
 use app::api::{ChatEvent, ErrorCode};
 use futures::Stream;
 use serde_json::json;
@@ -117,7 +118,7 @@ impl State {
         self.spans.push((stage, offset, ms));
     }
 
-    fn record(&self, status: &str) -> TurnRecord {
+    fn record(&self, status: TurnStatus) -> TurnRecord {
         let timings: serde_json::Map<String, serde_json::Value> = self
             .timings
             .iter()
@@ -127,16 +128,12 @@ impl State {
             id: self.id.clone(),
             session_id: self.ctx.session_id.clone(),
             owner: None,
-            status: status.into(),
+            status,
             question: self.question.clone(),
             rewritten: self.rewrite.query.clone(),
-            category: self.classification.category.as_str().into(),
+            category: self.classification.category,
             answer: self.answer.clone(),
-            source: if self.outcome.source.is_empty() {
-                "system".into()
-            } else {
-                self.outcome.source.clone()
-            },
+            source: self.outcome.source,
             confidence: self.outcome.confidence,
             no_match: self.outcome.no_match,
             model: self.model.clone(),
@@ -184,11 +181,7 @@ fn record_metrics(state: &State, outcome: &Result<(), Failure>) {
         Err(Failure::OverBudget) => "timeout",
         Err(Failure::Agent(_)) => "error",
     };
-    let source = if state.outcome.source.is_empty() {
-        "system"
-    } else {
-        state.outcome.source.as_str()
-    };
+    let source = state.outcome.source.as_str();
     crate::metrics::turn(
         state.classification.category.as_str(),
         label,
@@ -293,9 +286,9 @@ impl Agent {
                 }
                 let (status, last) = match outcome {
                     Ok(()) => return,
-                    Err(Failure::ClientGone) => ("interrupted", None),
+                    Err(Failure::ClientGone) => (TurnStatus::Interrupted, None),
                     Err(Failure::ShuttingDown) => (
-                        "interrupted",
+                        TurnStatus::Interrupted,
                         Some(error_event(ErrorCode::ShuttingDown, None)),
                     ),
                     Err(Failure::OverBudget) => {
@@ -303,13 +296,16 @@ impl Agent {
                             "the turn exceeded its budget of {} s",
                             options.budget.as_secs()
                         ));
-                        ("failed", Some(error_event(ErrorCode::TurnTimeout, None)))
+                        (
+                            TurnStatus::Failed,
+                            Some(error_event(ErrorCode::TurnTimeout, None)),
+                        )
                     }
                     Err(Failure::Agent(e)) => {
                         tracing::error!(error = %e, "turn failed");
                         state.errors.push(e.to_string());
                         (
-                            "failed",
+                            TurnStatus::Failed,
                             Some(error_event(e.code(), Some(e.public_message()))),
                         )
                     }
@@ -375,7 +371,7 @@ impl Agent {
         };
         // On disk before the first token: a crash loses nothing that was shown.
         if !dry_run {
-            let mut record = st.record("interrupted");
+            let mut record = st.record(TurnStatus::Interrupted);
             record.owner = options.owner.id().map(str::to_string);
             self.db
                 .write(move |c| memory::begin_turn(c, &record))
@@ -499,7 +495,7 @@ impl Agent {
             ));
         }
 
-        let mut record = st.record("complete");
+        let mut record = st.record(TurnStatus::Complete);
         record.owner = options.owner.id().map(str::to_string);
         capture(&options.capture, &record);
         let title = if dry_run {
@@ -516,7 +512,7 @@ impl Agent {
             turn_id: (!dry_run).then(|| st.id.clone()),
             session_id: (!dry_run).then(|| st.ctx.session_id.clone()),
             elapsed_ms: st.started.map_or(0, |s| s.elapsed().as_millis() as u64),
-            source: st.outcome.source.clone(),
+            source: st.outcome.source,
             confidence: st.outcome.confidence,
             no_match: st.outcome.no_match,
             title,

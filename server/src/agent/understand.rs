@@ -82,7 +82,7 @@ pub async fn classify(
     })?;
     let category = v["category"]
         .as_str()
-        .and_then(Category::parse)
+        .and_then(super::classify::category_named)
         .ok_or_else(|| LlmError::BadReply(format!("unknown category in {v}")))?;
     // A follow-up needs something to follow.
     let category = if category == Category::FollowUp && ctx.turns.is_empty() {

@@ -45,7 +45,7 @@ fn header(r: &Row) -> rusqlite::Result<BundleHeader> {
         display_name: r.get("display_name")?,
         description: r.get("description")?,
         platform: r.get("platform")?,
-        access: r.get("access")?,
+        access: crate::store::closed(r, "access")?,
         resource_types: json_list(r, "resource_types")?,
         tags: json_list(r, "tags")?,
         task_count: r.get::<_, i64>("task_count")? as u32,

@@ -21,7 +21,7 @@ pub use rows::{
 use crate::ingest::BundleRecord;
 use crate::store::StoreError;
 use app::api::catalog::{BundleFilter, BundleSummary, CollectionStatus, TaskInfo};
-use app::api::status::{IndexHealth, IndexSource};
+use app::api::status::{IndexHealth, IndexSource, IndexState};
 use rusqlite::{Connection, OptionalExtension, Row};
 
 pub fn collections(c: &Connection) -> Result<Vec<CollectionStatus>, StoreError> {
@@ -81,7 +81,7 @@ fn matches(b: &BundleSummary, f: &BundleFilter) -> bool {
     };
     eq(&f.collection, &b.collection)
         && eq(&f.platform, &b.platform)
-        && eq(&f.access, &b.access)
+        && f.access.is_none_or(|a| a == b.access)
         && f.tag
             .as_deref()
             .is_none_or(|t| b.tags.iter().any(|x| x.eq_ignore_ascii_case(t.trim())))
@@ -107,7 +107,7 @@ pub(crate) fn tasks_of(
                 name: r.get(1)?,
                 doc: r.get(2)?,
                 tags: json_list(r, 3)?,
-                access: r.get(4)?,
+                access: crate::store::closed(r, 4)?,
                 file: r.get(5)?,
                 line_start: r.get::<_, i64>(6)? as u32,
                 line_end: r.get::<_, i64>(7)? as u32,
@@ -187,11 +187,11 @@ pub fn index_summary(c: &Connection) -> Result<IndexHealth, StoreError> {
         |r| r.get(0),
     )?;
     let state = if running {
-        "indexing"
+        IndexState::Indexing
     } else if bundles > 0 {
-        "ready"
+        IndexState::Ready
     } else {
-        "empty"
+        IndexState::Empty
     };
     let sources = self::collections(c)?
         .into_iter()
@@ -204,7 +204,7 @@ pub fn index_summary(c: &Connection) -> Result<IndexHealth, StoreError> {
         })
         .collect();
     Ok(IndexHealth {
-        state: state.into(),
+        state,
         collections: collections as u64,
         bundles: bundles as u64,
         last_indexed_at: last,

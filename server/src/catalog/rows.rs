@@ -139,8 +139,7 @@ pub struct TaskRow {
     pub bundle_id: i64,
     pub collection: String,
     pub slug: String,
-    /// `task` or `sli`.
-    pub kind: String,
+    pub kind: crate::ingest::TaskKind,
     pub name: String,
 }
 
@@ -154,7 +153,7 @@ pub fn task_rows(c: &Connection) -> Result<Vec<TaskRow>, StoreError> {
             bundle_id: r.get(0)?,
             collection: r.get(1)?,
             slug: r.get(2)?,
-            kind: r.get(3)?,
+            kind: crate::store::closed(r, 3)?,
             name: r.get(4)?,
         })
     })?;

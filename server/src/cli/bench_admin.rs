@@ -9,6 +9,7 @@ use crate::admin::{golden, quality};
 use crate::memory::{self, TurnRecord};
 use crate::store::Db;
 use app::api::admin::TraceQuery;
+use app::api::conversation::{Category, TurnStatus};
 use serde_json::json;
 use std::time::Instant;
 
@@ -40,20 +41,18 @@ fn synthetic(i: usize, session: &str) -> TurnRecord {
         id: memory::new_id(),
         session_id: session.into(),
         status: if i.is_multiple_of(50) {
-            "failed"
+            TurnStatus::Failed
         } else {
-            "complete"
-        }
-        .into(),
+            TurnStatus::Complete
+        },
         rewritten: question.clone(),
         category: if i.is_multiple_of(4) {
-            "follow-up"
+            Category::FollowUp
         } else {
-            "general"
-        }
-        .into(),
+            Category::General
+        },
         answer: format!("{} {}", "An answer paragraph with citations.".repeat(20), i),
-        source: "codebundles".into(),
+        source: app::api::AnswerSource::Codebundles,
         confidence: (i % 100) as f32 / 100.0,
         no_match: i.is_multiple_of(7),
         model: "offline".into(),

@@ -13,8 +13,8 @@ pub struct BundlesArgs {
     #[arg(long)]
     pub platform: Option<String>,
     /// Only read-only or read-write bundles.
-    #[arg(long, value_parser = ["read-only", "read-write"])]
-    pub access: Option<String>,
+    #[arg(long, value_parser = |s: &str| s.parse::<app::api::catalog::Access>())]
+    pub access: Option<app::api::catalog::Access>,
     /// Print JSON (with tasks and SLIs).
     #[arg(long)]
     pub json: bool,
@@ -34,7 +34,7 @@ pub fn list(config: &Config, args: &BundlesArgs) -> anyhow::Result<()> {
     let filter = BundleFilter {
         collection: args.collection.clone(),
         platform: args.platform.clone(),
-        access: args.access.clone(),
+        access: args.access,
         ..Default::default()
     };
     let bundles = db.read_blocking(|c| crate::catalog::bundles(c, &filter))?;

@@ -14,8 +14,8 @@ pub struct SearchArgs {
     pub k: usize,
     #[arg(long)]
     pub platform: Option<String>,
-    #[arg(long, value_parser = ["read-only", "read-write"])]
-    pub access: Option<String>,
+    #[arg(long, value_parser = |s: &str| s.parse::<app::api::catalog::Access>())]
+    pub access: Option<app::api::catalog::Access>,
     #[arg(long)]
     pub collection: Option<String>,
     #[arg(long = "resource-type")]
@@ -24,8 +24,8 @@ pub struct SearchArgs {
     #[arg(long = "tag")]
     pub tags: Vec<String>,
     /// `runbook` (has tasks) or `sli` (has SLIs).
-    #[arg(long, value_parser = ["runbook", "sli"])]
-    pub kind: Option<String>,
+    #[arg(long, value_parser = |s: &str| s.parse::<crate::search::BundleKind>())]
+    pub kind: Option<crate::search::BundleKind>,
     #[command(flatten)]
     pub tuning: Tuning,
     /// Print JSON.
@@ -105,9 +105,9 @@ pub fn run(config: &Config, args: &SearchArgs) -> anyhow::Result<()> {
             collection: args.collection.clone(),
             platform: args.platform.clone(),
             resource_type: args.resource_type.clone(),
-            access: args.access.clone(),
+            access: args.access,
             tags: args.tags.clone(),
-            kind: args.kind.clone(),
+            kind: args.kind,
             bundles: Vec::new(),
         };
         anyhow::Ok(

@@ -132,7 +132,7 @@ fn score(
         expected,
         doc_hit,
         keyword_hit,
-        routed: trace.map(|t| t.category),
+        routed: trace.map(|t| t.category.as_str().to_string()),
         grounded,
         source: Some(h.source),
         stages,

@@ -38,7 +38,7 @@ pub struct QuestionResult {
     pub grounded: Option<bool>,
     /// Agent mode: the answer's source tag.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
+    pub source: Option<app::api::AnswerSource>,
     /// Agent mode: milliseconds per pipeline stage.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub stages: BTreeMap<String, f64>,

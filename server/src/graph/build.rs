@@ -2,6 +2,7 @@
 //! generation and vectors it was built from are unchanged, so a no-change reindex
 //! writes nothing).
 
+use super::{EdgeKind, NodeKind};
 use crate::index::build::blob_to_vector;
 use crate::index::vectors::dot;
 use crate::store::{Db, StoreError};
@@ -22,32 +23,32 @@ pub struct GraphReport {
 
 struct Builder<'a> {
     tx: &'a Transaction<'a>,
-    ids: HashMap<(String, String), i64>,
+    ids: HashMap<(NodeKind, String), i64>,
     edges: usize,
 }
 
 impl Builder<'_> {
-    fn node(&mut self, kind: &str, key: &str, label: &str) -> rusqlite::Result<i64> {
-        let k = (kind.to_string(), key.to_string());
+    fn node(&mut self, kind: NodeKind, key: &str, label: &str) -> rusqlite::Result<i64> {
+        let k = (kind, key.to_string());
         if let Some(id) = self.ids.get(&k) {
             return Ok(*id);
         }
         self.tx
             .prepare_cached("INSERT INTO graph_nodes (kind, key, label) VALUES (?1, ?2, ?3)")?
-            .execute(params![kind, key, label])?;
+            .execute(params![kind.as_str(), key, label])?;
         let id = self.tx.last_insert_rowid();
         self.ids.insert(k, id);
         Ok(id)
     }
 
-    fn edge(&mut self, src: i64, dst: i64, kind: &str, weight: f64) -> rusqlite::Result<()> {
+    fn edge(&mut self, src: i64, dst: i64, kind: EdgeKind, weight: f64) -> rusqlite::Result<()> {
         if src == dst {
             return Ok(());
         }
         let n = self
             .tx
             .prepare_cached("INSERT OR IGNORE INTO graph_edges (src, dst, kind, weight) VALUES (?1, ?2, ?3, ?4)")?
-            .execute(params![src, dst, kind, weight])?;
+            .execute(params![src, dst, kind.as_str(), weight])?;
         self.edges += n;
         Ok(())
     }
@@ -102,34 +103,34 @@ fn build_all(b: &mut Builder, embedder_id: &str) -> Result<(), StoreError> {
         let h = &row.header;
         let (coll, slug, name, platform) = (&h.collection, &h.slug, &h.display_name, &h.platform);
         let key = format!("{coll}/{slug}");
-        let c = b.node("collection", coll, coll)?;
-        let n = b.node("bundle", &key, name)?;
+        let c = b.node(NodeKind::Collection, coll, coll)?;
+        let n = b.node(NodeKind::Bundle, &key, name)?;
         bundle_node.insert(row.id, n);
         by_slug.entry(slug.clone()).or_default().push(n);
         names.push((n, slug.clone(), name.clone()));
-        b.edge(c, n, "CONTAINS", 1.0)?;
+        b.edge(c, n, EdgeKind::Contains, 1.0)?;
         if platform != "generic" {
-            let p = b.node("platform", platform, platform)?;
-            b.edge(n, p, "SUPPORTS", 1.0)?;
+            let p = b.node(NodeKind::Platform, platform, platform)?;
+            b.edge(n, p, EdgeKind::Supports, 1.0)?;
         }
         for r in &h.resource_types {
-            let rn = b.node("resource", &norm(r), r)?;
-            b.edge(n, rn, "TARGETS", 1.0)?;
+            let rn = b.node(NodeKind::Resource, &norm(r), r)?;
+            b.edge(n, rn, EdgeKind::Targets, 1.0)?;
         }
         for t in &h.tags {
-            let tn = b.node("tag", &norm(t), t)?;
-            b.edge(n, tn, "HAS_TAG", 1.0)?;
+            let tn = b.node(NodeKind::Tag, &norm(t), t)?;
+            b.edge(n, tn, EdgeKind::HasTag, 1.0)?;
         }
         if let Some(a) = row.author.as_deref().filter(|a| !a.trim().is_empty()) {
-            let an = b.node("author", &norm(a), a)?;
-            b.edge(n, an, "AUTHORED_BY", 1.0)?;
+            let an = b.node(NodeKind::Author, &norm(a), a)?;
+            b.edge(n, an, EdgeKind::AuthoredBy, 1.0)?;
         }
     }
     for nodes in by_slug.values().filter(|v| v.len() > 1) {
         for (i, a) in nodes.iter().enumerate() {
             for bb in &nodes[i + 1..] {
-                b.edge(*a, *bb, "SAME_SLUG_AS", 1.0)?;
-                b.edge(*bb, *a, "SAME_SLUG_AS", 1.0)?;
+                b.edge(*a, *bb, EdgeKind::SameSlugAs, 1.0)?;
+                b.edge(*bb, *a, EdgeKind::SameSlugAs, 1.0)?;
             }
         }
     }
@@ -137,21 +138,25 @@ fn build_all(b: &mut Builder, embedder_id: &str) -> Result<(), StoreError> {
     for t in crate::catalog::task_rows(tx)? {
         if let Some(&bn) = bundle_node.get(&t.bundle_id) {
             let name = t.name.trim();
-            let tn = b.node(
-                &t.kind,
-                &format!("{}/{}#{name}", t.collection, t.slug),
-                name,
-            )?;
-            b.edge(bn, tn, "CONTAINS", 1.0)?;
+            let kind = match t.kind {
+                crate::ingest::TaskKind::Task => NodeKind::Task,
+                crate::ingest::TaskKind::Sli => NodeKind::Sli,
+            };
+            let tn = b.node(kind, &format!("{}/{}#{name}", t.collection, t.slug), name)?;
+            b.edge(bn, tn, EdgeKind::Contains, 1.0)?;
         }
     }
     // Keywords and who uses them.
     let mut keyword_names: Vec<(i64, String)> = Vec::new();
     for u in crate::catalog::keyword_use_rows(tx)? {
-        let kn = b.node("keyword", &format!("{}.{}", u.library, u.name), &u.name)?;
+        let kn = b.node(
+            NodeKind::Keyword,
+            &format!("{}.{}", u.library, u.name),
+            &u.name,
+        )?;
         keyword_names.push((kn, u.name.clone()));
         if let Some(bn) = u.bundle_id.and_then(|id| bundle_node.get(&id).copied()) {
-            b.edge(bn, kn, "USES", 1.0)?;
+            b.edge(bn, kn, EdgeKind::Uses, 1.0)?;
         }
     }
     // Doc sections that name a bundle (slug or display name) or a keyword document it.
@@ -160,17 +165,17 @@ fn build_all(b: &mut Builder, embedder_id: &str) -> Result<(), StoreError> {
         let heading = d.heading.as_deref().unwrap_or(&d.title);
         let (source, path, anchor) = (&d.source, &d.path, &d.anchor);
         let lower = text.to_lowercase();
-        let dn = b.node("doc", &format!("{source}:{path}#{anchor}"), heading)?;
+        let dn = b.node(NodeKind::Doc, &format!("{source}:{path}#{anchor}"), heading)?;
         for (bn, slug, name) in &names {
             if lower.contains(slug.as_str())
                 || (name.len() > 12 && lower.contains(&name.to_lowercase()))
             {
-                b.edge(dn, *bn, "DOCUMENTS", 1.0)?;
+                b.edge(dn, *bn, EdgeKind::Documents, 1.0)?;
             }
         }
         for (kn, name) in &keyword_names {
             if name.len() > 8 && lower.contains(&name.to_lowercase()) {
-                b.edge(dn, *kn, "DOCUMENTS", 1.0)?;
+                b.edge(dn, *kn, EdgeKind::Documents, 1.0)?;
             }
         }
     }
@@ -199,7 +204,7 @@ fn build_all(b: &mut Builder, embedder_id: &str) -> Result<(), StoreError> {
             .filter(|(s, _)| *s >= SIMILAR_MIN)
         {
             if let (Some(&na), Some(&nb)) = (bundle_node.get(a), bundle_node.get(&bb)) {
-                b.edge(na, nb, "SIMILAR_TO", s as f64)?;
+                b.edge(na, nb, EdgeKind::SimilarTo, s as f64)?;
             }
         }
     }

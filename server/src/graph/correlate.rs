@@ -1,16 +1,26 @@
 //! Relations among the bundles a search returns, so an answer can say how they fit
 //! together ("this bundle's SLI watches what that runbook diagnoses").
 
-use super::Graph;
+use super::{EdgeKind, Graph, NodeKind};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
+
+app::closed_set! {
+    /// How two results relate: a graph edge between them, or what they share.
+    pub enum Relation {
+        SimilarTo = "SIMILAR_TO",
+        SameSlugAs = "SAME_SLUG_AS",
+        SharesResource = "SHARES_RESOURCE",
+        SharesKeyword = "SHARES_KEYWORD",
+        Monitors = "MONITORS",
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Correlation {
     pub a: String,
     pub b: String,
-    /// SIMILAR_TO, SAME_SLUG_AS, SHARES_RESOURCE, SHARES_KEYWORD, MONITORS.
-    pub relation: String,
+    pub relation: Relation,
     pub via: Option<String>,
     pub explanation: String,
 }
@@ -26,7 +36,7 @@ pub struct ResultFacts<'a> {
 /// A shared keyword links two bundles only when at most this many bundles call it.
 const DISTINCTIVE_CALLERS: usize = 12;
 
-fn neighbours_of_kind(g: &Graph, n: u32, edge: &str, kind: &str) -> HashSet<u32> {
+fn neighbours_of_kind(g: &Graph, n: u32, edge: EdgeKind, kind: NodeKind) -> HashSet<u32> {
     g.out[n as usize]
         .iter()
         .filter(|e| e.kind == edge && g.nodes[e.to as usize].kind == kind)
@@ -48,10 +58,11 @@ pub fn correlate(g: &Graph, results: &[ResultFacts]) -> Vec<Correlation> {
                 .chain(g.out[b as usize].iter())
                 .find(|e| {
                     (e.to == b || e.to == a)
-                        && matches!(e.kind.as_str(), "SIMILAR_TO" | "SAME_SLUG_AS")
+                        && matches!(e.kind, EdgeKind::SimilarTo | EdgeKind::SameSlugAs)
                 });
             if let Some(e) = direct {
-                let explanation = if e.kind == "SAME_SLUG_AS" {
+                let same_slug = e.kind == EdgeKind::SameSlugAs;
+                let explanation = if same_slug {
                     format!(
                         "{} and {} are the same slug in two collections",
                         ra.name, rb.name
@@ -62,13 +73,22 @@ pub fn correlate(g: &Graph, results: &[ResultFacts]) -> Vec<Correlation> {
                 out.push(Correlation {
                     a: ra.key.into(),
                     b: rb.key.into(),
-                    relation: e.kind.clone(),
+                    relation: if same_slug {
+                        Relation::SameSlugAs
+                    } else {
+                        Relation::SimilarTo
+                    },
                     via: None,
                     explanation,
                 });
             }
-            let shared: Vec<u32> = neighbours_of_kind(g, a, "TARGETS", "resource")
-                .intersection(&neighbours_of_kind(g, b, "TARGETS", "resource"))
+            let shared: Vec<u32> = neighbours_of_kind(g, a, EdgeKind::Targets, NodeKind::Resource)
+                .intersection(&neighbours_of_kind(
+                    g,
+                    b,
+                    EdgeKind::Targets,
+                    NodeKind::Resource,
+                ))
                 .copied()
                 .collect();
             if let Some(&r) = shared.first() {
@@ -86,7 +106,7 @@ pub fn correlate(g: &Graph, results: &[ResultFacts]) -> Vec<Correlation> {
                     out.push(Correlation {
                         a: w.key.into(),
                         b: fix.key.into(),
-                        relation: "MONITORS".into(),
+                        relation: Relation::Monitors,
                         via: Some(res.clone()),
                         explanation: format!(
                             "{}'s SLI watches the {res} that {}'s runbook diagnoses",
@@ -97,7 +117,7 @@ pub fn correlate(g: &Graph, results: &[ResultFacts]) -> Vec<Correlation> {
                     out.push(Correlation {
                         a: ra.key.into(),
                         b: rb.key.into(),
-                        relation: "SHARES_RESOURCE".into(),
+                        relation: Relation::SharesResource,
                         via: Some(res.clone()),
                         explanation: format!("{} and {} both work on {res}", ra.name, rb.name),
                     });
@@ -108,11 +128,11 @@ pub fn correlate(g: &Graph, results: &[ResultFacts]) -> Vec<Correlation> {
             let callers = |k: u32| {
                 g.inn[k as usize]
                     .iter()
-                    .filter(|e| e.kind == "USES")
+                    .filter(|e| e.kind == EdgeKind::Uses)
                     .count()
             };
-            let kw = neighbours_of_kind(g, a, "USES", "keyword")
-                .intersection(&neighbours_of_kind(g, b, "USES", "keyword"))
+            let kw = neighbours_of_kind(g, a, EdgeKind::Uses, NodeKind::Keyword)
+                .intersection(&neighbours_of_kind(g, b, EdgeKind::Uses, NodeKind::Keyword))
                 .map(|&k| (callers(k), k))
                 .filter(|&(n, _)| n <= DISTINCTIVE_CALLERS)
                 .min();
@@ -121,7 +141,7 @@ pub fn correlate(g: &Graph, results: &[ResultFacts]) -> Vec<Correlation> {
                 out.push(Correlation {
                     a: ra.key.into(),
                     b: rb.key.into(),
-                    relation: "SHARES_KEYWORD".into(),
+                    relation: Relation::SharesKeyword,
                     via: Some(label.clone()),
                     explanation: format!(
                         "{} and {} both call the keyword {label}",

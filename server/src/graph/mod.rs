@@ -12,16 +12,47 @@ pub mod correlate;
 mod link;
 
 pub use build::{GraphReport, rebuild};
-pub use correlate::{Correlation, correlate};
+pub use correlate::{Correlation, Relation, correlate};
 pub use link::{Entity, link_entities};
 
 use crate::store::StoreError;
 use rusqlite::Connection;
 use std::collections::HashMap;
 
+app::closed_set! {
+    /// What a graph node stands for (stored as its lower-case name).
+    pub enum NodeKind {
+        Collection = "collection",
+        Bundle = "bundle",
+        Task = "task",
+        Sli = "sli",
+        Tag = "tag",
+        Platform = "platform",
+        Resource = "resource",
+        Keyword = "keyword",
+        Doc = "doc",
+        Author = "author",
+    }
+}
+
+app::closed_set! {
+    /// How two graph nodes relate (stored in upper case, as the graph is drawn).
+    pub enum EdgeKind {
+        Contains = "CONTAINS",
+        HasTag = "HAS_TAG",
+        Supports = "SUPPORTS",
+        Targets = "TARGETS",
+        Uses = "USES",
+        Documents = "DOCUMENTS",
+        SimilarTo = "SIMILAR_TO",
+        SameSlugAs = "SAME_SLUG_AS",
+        AuthoredBy = "AUTHORED_BY",
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
-    pub kind: String,
+    pub kind: NodeKind,
     pub key: String,
     pub label: String,
 }
@@ -29,7 +60,7 @@ pub struct Node {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Edge {
     pub to: u32,
-    pub kind: String,
+    pub kind: EdgeKind,
     pub weight: f32,
 }
 
@@ -39,7 +70,7 @@ pub struct Graph {
     pub nodes: Vec<Node>,
     pub out: Vec<Vec<Edge>>,
     pub inn: Vec<Vec<Edge>>,
-    pub by_key: HashMap<(String, String), u32>,
+    pub by_key: HashMap<(NodeKind, String), u32>,
 }
 
 impl Graph {
@@ -51,7 +82,7 @@ impl Graph {
             Ok((
                 r.get::<_, i64>(0)?,
                 Node {
-                    kind: r.get(1)?,
+                    kind: crate::store::closed(r, 1)?,
                     key: r.get(2)?,
                     label: r.get(3)?,
                 },
@@ -61,7 +92,7 @@ impl Graph {
             let (id, node) = row?;
             let i = g.nodes.len() as u32;
             ids.insert(id, i);
-            g.by_key.insert((node.kind.clone(), node.key.clone()), i);
+            g.by_key.insert((node.kind, node.key.clone()), i);
             g.nodes.push(node);
         }
         g.out = vec![Vec::new(); g.nodes.len()];
@@ -71,7 +102,7 @@ impl Graph {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, i64>(1)?,
-                r.get::<_, String>(2)?,
+                crate::store::closed::<EdgeKind, _>(r, 2)?,
                 r.get::<_, f64>(3)?,
             ))
         })?;
@@ -80,7 +111,7 @@ impl Graph {
             if let (Some(&s), Some(&d)) = (ids.get(&s), ids.get(&d)) {
                 g.out[s as usize].push(Edge {
                     to: d,
-                    kind: kind.clone(),
+                    kind,
                     weight: w as f32,
                 });
                 g.inn[d as usize].push(Edge {
@@ -97,10 +128,8 @@ impl Graph {
         self.nodes.is_empty()
     }
 
-    pub fn node(&self, kind: &str, key: &str) -> Option<u32> {
-        self.by_key
-            .get(&(kind.to_string(), key.to_string()))
-            .copied()
+    pub fn node(&self, kind: NodeKind, key: &str) -> Option<u32> {
+        self.by_key.get(&(kind, key.to_string())).copied()
     }
 
     /// Neighbours in either direction, with the edge kind.
@@ -111,6 +140,6 @@ impl Graph {
     }
 
     pub fn bundle_node(&self, key: &str) -> Option<u32> {
-        self.node("bundle", key)
+        self.node(NodeKind::Bundle, key)
     }
 }

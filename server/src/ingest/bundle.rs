@@ -299,7 +299,7 @@ fn warn_read_only_writes<'a>(
     warnings: &mut Vec<Warning>,
 ) {
     for t in tasks {
-        if derive::tag_access(&t.tags) == Some(derive::READ_ONLY) && !t.writes.is_empty() {
+        if derive::tag_access(&t.tags) == Some(derive::Access::ReadOnly) && !t.writes.is_empty() {
             warnings.push(Warning::new(
                 &t.file,
                 Some(t.line_start),
@@ -363,7 +363,7 @@ fn task_record(file: &str, t: &TaskDef, links: Option<&LinkBase>) -> TaskRecord 
         clean: strip_placeholders(&t.name),
         doc: t.doc.clone(),
         tags: t.tags.clone(),
-        access: access.into(),
+        access,
         access_source: access_source.into(),
         file: file.to_string(),
         line_start: t.line_start,

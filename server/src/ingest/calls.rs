@@ -7,8 +7,7 @@ use rusqlite::Transaction;
 pub(super) struct TaskCalls {
     pub collection_id: i64,
     pub bundle_id: i64,
-    /// `task` or `sli`.
-    pub kind: String,
+    pub kind: super::TaskKind,
     pub task: String,
     pub file: String,
     pub sites: Vec<CallSite>,
@@ -25,7 +24,7 @@ pub(super) fn all(tx: &Transaction) -> rusqlite::Result<Vec<TaskCalls>> {
         Ok(TaskCalls {
             collection_id: r.get(0)?,
             bundle_id: r.get(1)?,
-            kind: r.get(2)?,
+            kind: crate::store::closed(r, 2)?,
             task: r.get(3)?,
             file: r.get(4)?,
             sites: serde_json::from_str(&r.get::<_, String>(5)?).unwrap_or_default(),

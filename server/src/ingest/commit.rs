@@ -1,5 +1,6 @@
 //! Phase two: apply a plan in one transaction, then report from the catalog.
 
+use super::TaskKind;
 use super::chunk_rows::{Owner, insert_chunk};
 use super::chunks;
 use super::docs::DocSection;
@@ -200,7 +201,7 @@ fn write_bundle(
             b.display_name,
             b.description,
             b.derived.platform,
-            b.derived.access,
+            b.derived.access.as_str(),
             json(&b.derived.resource_types),
             json(&b.all_tags()),
             b.tasks.len() as i64,
@@ -217,16 +218,16 @@ fn write_bundle(
         "INSERT INTO tasks (bundle_id, kind, position, name, doc, tags, access, file, line_start, line_end, calls, sites)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?;
-    for (kind, list) in [("task", &b.tasks), ("sli", &b.slis)] {
+    for (kind, list) in [(TaskKind::Task, &b.tasks), (TaskKind::Sli, &b.slis)] {
         for (i, t) in list.iter().enumerate() {
             ins_task.execute(params![
                 bid,
-                kind,
+                kind.as_str(),
                 i as i64,
                 t.name,
                 t.doc,
                 json(&t.tags),
-                t.access,
+                t.access.as_str(),
                 t.file,
                 t.line_start as i64,
                 t.line_end as i64,

@@ -23,7 +23,7 @@ pub struct Derived {
     pub platform_source: String,
     pub resource_types: Vec<String>,
     pub resource_types_source: String,
-    pub access: String,
+    pub access: Access,
     pub access_source: String,
 }
 
@@ -48,8 +48,7 @@ pub struct TaskFacts {
     pub writes: Vec<String>,
 }
 
-pub const READ_ONLY: &str = "read-only";
-pub const READ_WRITE: &str = "read-write";
+pub use app::api::catalog::Access;
 
 pub fn derive(inp: &Inputs) -> Derived {
     let (platform, platform_source) = platform(inp);
@@ -60,7 +59,7 @@ pub fn derive(inp: &Inputs) -> Derived {
         platform_source: platform_source.into(),
         resource_types,
         resource_types_source: resource_types_source.into(),
-        access: access.into(),
+        access,
         access_source: access_source.into(),
     }
 }
@@ -405,23 +404,23 @@ pub fn strip_placeholders(name: &str) -> String {
         .join(" ")
 }
 
-pub fn tag_access(tags: &[String]) -> Option<&'static str> {
+pub fn tag_access(tags: &[String]) -> Option<Access> {
     tags.iter().find_map(
         |t| match t.trim().to_lowercase().replace(' ', "").as_str() {
-            "access:read-write" => Some(READ_WRITE),
-            "access:read-only" => Some(READ_ONLY),
+            "access:read-write" => Some(Access::ReadWrite),
+            "access:read-only" => Some(Access::ReadOnly),
             _ => None,
         },
     )
 }
 
 /// A task's own access: its tag, else its verbs, else the commands its body runs.
-pub fn task_access(t: &TaskFacts) -> (&'static str, &'static str) {
+pub fn task_access(t: &TaskFacts) -> (Access, &'static str) {
     match tag_access(&t.tags) {
         Some(a) => (a, "task-tags"),
-        None if has_write_verb(&t.name) => (READ_WRITE, "task-verbs"),
-        None if !t.writes.is_empty() => (READ_WRITE, "task-commands"),
-        None => (READ_ONLY, "task-verbs"),
+        None if has_write_verb(&t.name) => (Access::ReadWrite, "task-verbs"),
+        None if !t.writes.is_empty() => (Access::ReadWrite, "task-commands"),
+        None => (Access::ReadOnly, "task-verbs"),
     }
 }
 
@@ -464,31 +463,34 @@ pub fn has_write_verb(name: &str) -> bool {
     leading || after_and || starts_work
 }
 
-fn access(inp: &Inputs) -> (&'static str, &'static str) {
+fn access(inp: &Inputs) -> (Access, &'static str) {
     if inp
         .tasks
         .iter()
-        .any(|t| tag_access(&t.tags) == Some(READ_WRITE))
+        .any(|t| tag_access(&t.tags) == Some(Access::ReadWrite))
     {
-        return (READ_WRITE, "task-tags");
+        return (Access::ReadWrite, "task-tags");
     }
-    let slx = inp.templates.iter().find_map(|t| t.access.as_deref());
-    if slx == Some(READ_WRITE) {
-        return (READ_WRITE, "slx-template");
+    let slx = inp
+        .templates
+        .iter()
+        .find_map(|t| t.access.as_deref().and_then(Access::parse));
+    if slx == Some(Access::ReadWrite) {
+        return (Access::ReadWrite, "slx-template");
     }
     let untagged = || inp.tasks.iter().filter(|t| tag_access(&t.tags).is_none());
     if untagged().any(|t| has_write_verb(&t.name)) {
-        return (READ_WRITE, "task-verbs");
+        return (Access::ReadWrite, "task-verbs");
     }
     if untagged().any(|t| !t.writes.is_empty()) {
-        return (READ_WRITE, "task-commands");
+        return (Access::ReadWrite, "task-commands");
     }
     if !inp.tasks.is_empty() && inp.tasks.iter().all(|t| tag_access(&t.tags).is_some()) {
-        (READ_ONLY, "task-tags")
-    } else if slx == Some(READ_ONLY) {
-        (READ_ONLY, "slx-template")
+        (Access::ReadOnly, "task-tags")
+    } else if slx == Some(Access::ReadOnly) {
+        (Access::ReadOnly, "slx-template")
     } else {
-        (READ_ONLY, "task-verbs")
+        (Access::ReadOnly, "task-verbs")
     }
 }
 
@@ -539,8 +541,8 @@ mod tests {
         ];
         let d = derive(&inputs("k8s-x", &tasks));
         assert_eq!(
-            (d.access.as_str(), d.access_source.as_str()),
-            (READ_WRITE, "task-tags")
+            (d.access, d.access_source.as_str()),
+            (Access::ReadWrite, "task-tags")
         );
         assert_eq!(
             (d.platform.as_str(), d.platform_source.as_str()),
@@ -554,9 +556,9 @@ mod tests {
             t("Kill Random Pods in `${NS}`", &[]),
             t("Check Status", &[]),
         ];
-        assert_eq!(derive(&inputs("chaos", &tasks)).access, READ_WRITE);
+        assert_eq!(derive(&inputs("chaos", &tasks)).access, Access::ReadWrite);
         let tasks = vec![t("Start RunSession From Webhook Details", &[])];
-        assert_eq!(derive(&inputs("handler", &tasks)).access, READ_WRITE);
+        assert_eq!(derive(&inputs("handler", &tasks)).access, Access::ReadWrite);
         let tasks = vec![
             t("Check ArgoCD Sync Status", &[]),
             t("Create Report For Stale Buckets", &[]),
@@ -564,15 +566,15 @@ mod tests {
         ];
         let d = derive(&inputs("x", &tasks));
         assert_eq!(
-            (d.access.as_str(), d.access_source.as_str()),
-            (READ_ONLY, "task-verbs")
+            (d.access, d.access_source.as_str()),
+            (Access::ReadOnly, "task-verbs")
         );
         let mut lag = t("Measure Member Lag", &[]);
         lag.writes = vec!["patronictl reinit".into()];
         let d = derive(&inputs("x", std::slice::from_ref(&lag)));
         assert_eq!(
-            (d.access.as_str(), d.access_source.as_str()),
-            (READ_WRITE, "task-commands")
+            (d.access, d.access_source.as_str()),
+            (Access::ReadWrite, "task-commands")
         );
     }
 

@@ -26,10 +26,18 @@ struct Evidence {
 }
 
 impl Evidence {
-    fn add(&mut self, cid: i64, kind: &str, bundle: i64, file: &str, site: &CallSite, name: &str) {
+    fn add(
+        &mut self,
+        cid: i64,
+        kind: super::TaskKind,
+        bundle: i64,
+        file: &str,
+        site: &CallSite,
+        name: &str,
+    ) {
         *self.spellings.entry(name.to_string()).or_default() += 1;
         self.calls += 1;
-        if kind == "sli" {
+        if kind == super::TaskKind::Sli {
             self.sli_calls += 1;
         }
         self.bundles.insert(bundle);
@@ -132,7 +140,7 @@ pub(super) fn derive(tx: &Transaction) -> Result<(), IngestError> {
             found
                 .entry((lib.clone(), normalize(name)))
                 .or_default()
-                .add(t.collection_id, &t.kind, t.bundle_id, &t.file, site, name);
+                .add(t.collection_id, t.kind, t.bundle_id, &t.file, site, name);
         }
     }
     let links = collection_links(tx)?;

@@ -29,7 +29,7 @@ pub mod walk;
 
 pub use chunks::ChunkKind;
 pub use lock::IndexLock;
-pub use record::{BundleRecord, LinkBase, TaskRecord, Variable, Warning};
+pub use record::{BundleRecord, LinkBase, TaskKind, TaskRecord, Variable, Warning};
 pub use source::{CollectionSource, DocSource, Location};
 
 use crate::store::{Db, StoreError};

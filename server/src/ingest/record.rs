@@ -5,6 +5,14 @@ use super::markdown::{Heading, Section};
 use super::runwhen::{GenerationRules, ManifestHints, TemplateHints};
 use serde::{Deserialize, Serialize};
 
+app::closed_set! {
+    /// A row of the `tasks` table: a runbook task or an SLI.
+    pub enum TaskKind {
+        Task = "task",
+        Sli = "sli",
+    }
+}
+
 /// A problem found while indexing: reported with path and line, never fatal.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Warning {
@@ -43,7 +51,7 @@ pub struct TaskRecord {
     pub doc: String,
     /// The task's own `[Tags]` (suite force tags are on the bundle).
     pub tags: Vec<String>,
-    pub access: String,
+    pub access: super::derive::Access,
     pub access_source: String,
     pub file: String,
     pub line_start: usize,

@@ -10,7 +10,8 @@ pub use compact::{VERBATIM, compact_history, summary_line};
 
 use crate::search::Filters;
 use crate::store::StoreError;
-use app::api::Card;
+use app::api::conversation::{Category, TurnStatus};
+use app::api::{AnswerSource, Card};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
@@ -25,7 +26,7 @@ pub struct PastTurn {
     pub id: String,
     pub question: String,
     pub rewritten: String,
-    pub category: String,
+    pub category: Category,
     pub filters: Filters,
     pub cards: Vec<Card>,
     pub no_match: bool,
@@ -152,7 +153,7 @@ pub fn context(
                 id: r.get(0)?,
                 question: r.get(1)?,
                 rewritten: r.get(2)?,
-                category: r.get(3)?,
+                category: crate::store::closed(r, 3)?,
                 filters: serde_json::from_str(&r.get::<_, String>(4)?).unwrap_or_default(),
                 cards: serde_json::from_str(&r.get::<_, String>(5)?).unwrap_or_default(),
                 no_match: r.get(6)?,
@@ -179,12 +180,12 @@ pub struct TurnRecord {
     /// Who the session belongs to when this turn creates it.
     #[serde(default)]
     pub owner: Option<String>,
-    pub status: String,
+    pub status: TurnStatus,
     pub question: String,
     pub rewritten: String,
-    pub category: String,
+    pub category: Category,
     pub answer: String,
-    pub source: String,
+    pub source: AnswerSource,
     pub confidence: f32,
     pub no_match: bool,
     pub model: String,
@@ -308,11 +309,11 @@ pub fn save_turn(c: &mut Connection, t: &TurnRecord) -> Result<String, StoreErro
          WHERE id = ?1",
         params![
             t.id,
-            t.status,
+            t.status.as_str(),
             t.rewritten,
-            t.category,
+            t.category.as_str(),
             t.answer,
-            t.source,
+            t.source.as_str(),
             t.confidence as f64,
             t.no_match,
             t.model,
@@ -365,12 +366,12 @@ pub struct SessionView {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TurnView {
     pub id: String,
-    pub status: String,
+    pub status: TurnStatus,
     pub question: String,
     pub answer: String,
     pub cards: Vec<Card>,
     pub cited: Vec<String>,
-    pub source: String,
+    pub source: AnswerSource,
     pub confidence: f32,
     pub no_match: bool,
     pub model: String,
@@ -407,12 +408,12 @@ pub fn session(c: &Connection, id: &str) -> Result<Option<SessionView>, StoreErr
         .query_map([id], |r| {
             Ok(TurnView {
                 id: r.get(0)?,
-                status: r.get(1)?,
+                status: crate::store::closed(r, 1)?,
                 question: r.get(2)?,
                 answer: r.get(3)?,
                 cards: serde_json::from_str(&r.get::<_, String>(4)?).unwrap_or_default(),
                 cited: serde_json::from_str(&r.get::<_, String>(5)?).unwrap_or_default(),
-                source: r.get(6)?,
+                source: crate::store::closed(r, 6)?,
                 confidence: r.get::<_, f64>(7)? as f32,
                 no_match: r.get(8)?,
                 model: r.get(9)?,

@@ -89,7 +89,7 @@ pub fn set_feedback(
 pub struct TurnTrace {
     pub id: String,
     pub session_id: String,
-    pub category: String,
+    pub category: app::api::conversation::Category,
     pub rewritten: String,
     pub latency_ms: u64,
     pub trace: serde_json::Value,
@@ -103,7 +103,7 @@ pub fn trace(c: &Connection, turn_id: &str) -> Result<Option<TurnTrace>, StoreEr
             Ok(TurnTrace {
                 id: r.get(0)?,
                 session_id: r.get(1)?,
-                category: r.get(2)?,
+                category: crate::store::closed(r, 2)?,
                 rewritten: r.get(3)?,
                 latency_ms: r.get::<_, i64>(4)? as u64,
                 trace: serde_json::from_str(&r.get::<_, String>(5)?).unwrap_or_default(),

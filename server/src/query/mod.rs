@@ -23,21 +23,7 @@ use phrase::Phrase;
 use serde::Serialize;
 use std::sync::LazyLock;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Access {
-    ReadOnly,
-    ReadWrite,
-}
-
-impl Access {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Access::ReadOnly => "read-only",
-            Access::ReadWrite => "read-write",
-        }
-    }
-}
+pub use app::api::catalog::Access;
 
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Query {

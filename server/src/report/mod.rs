@@ -3,9 +3,10 @@
 //! their matched tasks and source links, source tags, timestamps, and a mermaid
 //! diagram of the graph relations among the cited bundles), JSON and plain text.
 
-use crate::graph::{Graph, correlate};
+use crate::graph::{Graph, Relation, correlate};
 use crate::memory::{self, SessionView};
 use crate::store::StoreError;
+use app::api::conversation::TurnStatus;
 use rusqlite::Connection;
 use std::fmt::Write;
 
@@ -63,16 +64,6 @@ fn plain_citations(text: &str) -> String {
     re.replace_all(text, "[$2]").into_owned()
 }
 
-fn source_label(s: &str) -> &str {
-    match s {
-        "codebundles" => "Codebundles",
-        "documentation" => "Documentation",
-        "libraries" => "Libraries",
-        "mixed" => "Mixed",
-        _ => "System",
-    }
-}
-
 pub fn markdown(s: &SessionView, graph: &Graph) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", s.title);
@@ -96,10 +87,10 @@ pub fn markdown(s: &SessionView, graph: &Graph) -> String {
             out,
             "*{} · source: {} · confidence {:.0}%{}{}*\n",
             t.created_at,
-            source_label(&t.source),
+            t.source.label(),
             t.confidence * 100.0,
             if t.no_match { " · no match" } else { "" },
-            if t.status != "complete" {
+            if t.status != TurnStatus::Complete {
                 format!(" · {}", t.status)
             } else {
                 String::new()
@@ -173,11 +164,11 @@ pub fn markdown(s: &SessionView, graph: &Graph) -> String {
             );
         }
         for r in &rel {
-            let label = match (&r.relation[..], &r.via) {
-                ("MONITORS", Some(v)) => format!("monitors {v}"),
-                ("SHARES_RESOURCE", Some(v)) => format!("both on {v}"),
-                ("SHARES_KEYWORD", Some(v)) => format!("both use {v}"),
-                ("SAME_SLUG_AS", _) => "same slug".into(),
+            let label = match (r.relation, &r.via) {
+                (Relation::Monitors, Some(v)) => format!("monitors {v}"),
+                (Relation::SharesResource, Some(v)) => format!("both on {v}"),
+                (Relation::SharesKeyword, Some(v)) => format!("both use {v}"),
+                (Relation::SameSlugAs, _) => "same slug".into(),
                 _ => "similar".into(),
             };
             let _ = writeln!(
@@ -229,7 +220,7 @@ pub fn text(s: &SessionView) -> String {
         let _ = writeln!(
             out,
             "Registry Chat ({}): {}\n",
-            source_label(&t.source),
+            t.source.label(),
             plain_citations(&t.answer)
         );
         for c in &t.cards {

@@ -5,7 +5,7 @@
 use crate::memory::NOW;
 use crate::store::StoreError;
 use app::api::requests::{
-    MAX_FIELD_CHARS, MAX_PROBLEM_CHARS, RequestInput, RequestSaved, RequestSummary, STATUSES,
+    MAX_FIELD_CHARS, MAX_PROBLEM_CHARS, RequestInput, RequestSaved, RequestStatus, RequestSummary,
     reference,
 };
 use rusqlite::{Connection, OptionalExtension, params};
@@ -246,7 +246,7 @@ fn row_summary(r: &rusqlite::Row) -> rusqlite::Result<RequestSummary> {
         reference: reference(id),
         problem: r.get(1)?,
         platform: r.get(2)?,
-        status: r.get(3)?,
+        status: crate::store::closed(r, 3)?,
         created_at: r.get(4)?,
         issue_url: r.get(5)?,
     })
@@ -291,16 +291,18 @@ pub fn list(c: &Connection, status: Option<&str>) -> Result<Vec<RequestSummary>,
     Ok(rows)
 }
 
+/// `status` as an admin typed it: one of `RequestStatus`'s values.
 pub fn set_status(c: &Connection, id: i64, status: &str) -> Result<(), RequestError> {
-    if !STATUSES.contains(&status) {
+    let Some(status) = RequestStatus::parse(status) else {
+        let all: Vec<&str> = RequestStatus::ALL.iter().map(|s| s.as_str()).collect();
         return Err(RequestError::Invalid(format!(
             "Status must be one of {}.",
-            STATUSES.join(", ")
+            all.join(", ")
         )));
-    }
+    };
     let n = c.execute(
         &format!("UPDATE requests SET status = ?2, updated_at = {NOW} WHERE id = ?1"),
-        params![id, status],
+        params![id, status.as_str()],
     )?;
     if n == 0 {
         return Err(RequestError::NotFound(id));

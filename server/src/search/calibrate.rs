@@ -77,7 +77,8 @@ pub fn no_match_below(embedder_id: &str) -> f32 {
 pub fn nothing_fits(top: Option<&super::BundleHit>, embedder_id: &str) -> bool {
     top.is_none_or(|b| {
         b.score < no_match_below(embedder_id)
-            || (b.access == "read-only" && b.signals.fired.iter().any(|f| f == "action-missing"))
+            || (b.access == super::Access::ReadOnly
+                && b.signals.fired.iter().any(|f| f == "action-missing"))
     })
 }
 
@@ -110,10 +111,11 @@ mod tests {
     use crate::search::{BundleHit, Signals};
 
     fn hit(score: f32, access: &str, fired: &[&str]) -> BundleHit {
+        let access = access.parse().expect("an access value");
         BundleHit {
             score,
             bundle: app::api::catalog::BundleHeader {
-                access: access.into(),
+                access,
                 ..Default::default()
             },
             signals: Signals {

@@ -16,7 +16,7 @@ use super::signals::{
 };
 use super::snapshot::Snapshot;
 use super::types::*;
-use crate::graph::{Correlation, correlate, link_entities};
+use crate::graph::{Correlation, NodeKind, correlate, link_entities};
 use crate::index::vectors::dot;
 use crate::query::{Query, platform_prior};
 use rusqlite::Connection;
@@ -251,7 +251,7 @@ fn passes(b: &super::BundleMeta, f: &Filters) -> bool {
     };
     eq(&f.collection, &b.collection)
         && eq(&f.platform, &b.platform)
-        && eq(&f.access, &b.access)
+        && f.access.is_none_or(|a| a == b.access)
         && f.resource_type.as_deref().is_none_or(|r| {
             b.resource_types
                 .iter()
@@ -260,10 +260,10 @@ fn passes(b: &super::BundleMeta, f: &Filters) -> bool {
         && f.tags
             .iter()
             .all(|t| b.tags.iter().any(|x| x.eq_ignore_ascii_case(t)))
-        && match f.kind.as_deref() {
-            Some("runbook") => b.task_count > 0,
-            Some("sli") => b.sli_count > 0,
-            _ => true,
+        && match f.kind {
+            Some(BundleKind::Runbook) => b.task_count > 0,
+            Some(BundleKind::Sli) => b.sli_count > 0,
+            None => true,
         }
         && (f.bundles.is_empty()
             || f.bundles.iter().any(|k| {
@@ -462,10 +462,10 @@ fn rank_keywords(s: &Snapshot, cos: &[(u32, f32)], bm: &HashMap<u32, f32>) -> Ve
 fn graph_expansion(s: &Snapshot, entities: &[crate::graph::Entity]) -> Vec<String> {
     let g = &s.graph;
     let mut counts: HashMap<u32, f32> = HashMap::new();
-    for e in entities.iter().filter(|e| e.kind != "bundle") {
+    for e in entities.iter().filter(|e| e.kind != NodeKind::Bundle) {
         let bundles: Vec<u32> = g
             .neighbours(e.node)
-            .filter(|x| g.nodes[x.to as usize].kind == "bundle")
+            .filter(|x| g.nodes[x.to as usize].kind == NodeKind::Bundle)
             .map(|x| x.to)
             .collect();
         if bundles.is_empty() || bundles.len() > 12 {
@@ -474,7 +474,7 @@ fn graph_expansion(s: &Snapshot, entities: &[crate::graph::Entity]) -> Vec<Strin
         for b in bundles {
             for n in g.neighbours(b) {
                 let k = &g.nodes[n.to as usize].kind;
-                if (k == "tag" || k == "resource") && n.to != e.node {
+                if matches!(k, NodeKind::Tag | NodeKind::Resource) && n.to != e.node {
                     *counts.entry(n.to).or_default() += e.weight;
                 }
             }

@@ -1,6 +1,7 @@
 //! Search requests and results.
 
 use crate::graph::Correlation;
+pub use app::api::catalog::Access;
 use app::api::catalog::BundleHeader;
 use serde::{Deserialize, Serialize};
 
@@ -23,15 +24,22 @@ pub enum Fusion {
     Rrf,
 }
 
+app::closed_set! {
+    /// Bundles by what they hold: tasks to run, or SLIs that watch.
+    pub enum BundleKind {
+        Runbook = "runbook",
+        Sli = "sli",
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Filters {
     pub collection: Option<String>,
     pub platform: Option<String>,
     pub resource_type: Option<String>,
-    pub access: Option<String>,
+    pub access: Option<Access>,
     pub tags: Vec<String>,
-    /// `runbook` (has tasks) or `sli` (has SLIs).
-    pub kind: Option<String>,
+    pub kind: Option<BundleKind>,
     /// Only these bundles (`collection/slug`): the users of a keyword, ranked by
     /// the question. Empty: no restriction.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -45,16 +53,16 @@ impl Filters {
 
     pub fn describe(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let mut add = |k: &str, v: &Option<String>| {
+        let mut add = |k: &str, v: Option<&str>| {
             if let Some(v) = v {
                 out.push(format!("{k}={v}"));
             }
         };
-        add("collection", &self.collection);
-        add("platform", &self.platform);
-        add("resource_type", &self.resource_type);
-        add("access", &self.access);
-        add("kind", &self.kind);
+        add("collection", self.collection.as_deref());
+        add("platform", self.platform.as_deref());
+        add("resource_type", self.resource_type.as_deref());
+        add("access", self.access.map(Access::as_str));
+        add("kind", self.kind.map(BundleKind::as_str));
         for t in &self.tags {
             out.push(format!("tag={t}"));
         }

@@ -122,3 +122,17 @@ impl Db {
         self.read(|c| Ok(schema_version(c)?)).await
     }
 }
+
+/// Reads a column that stores a closed set (`app::closed_set!`) as its text. An
+/// unknown value is a conversion error for that column, never a silent default.
+pub fn closed<T, I>(r: &rusqlite::Row, col: I) -> rusqlite::Result<T>
+where
+    T: std::str::FromStr<Err = String>,
+    I: rusqlite::RowIndex + Copy,
+{
+    let text: String = r.get(col)?;
+    text.parse().map_err(|e: String| {
+        let idx = col.idx(r.as_ref()).unwrap_or_default();
+        rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, e.into())
+    })
+}

@@ -2,6 +2,7 @@
 //! knowledge graph: the snapshot's vectors and graph, no SQL.
 
 use super::{Registry, ToolError};
+use crate::graph::{EdgeKind, NodeKind};
 use crate::index::embed::Purpose;
 use std::collections::HashMap;
 
@@ -14,8 +15,8 @@ pub struct Similar {
 
 /// One relation of a bundle in the graph.
 pub struct Neighbour {
-    pub relation: String,
-    pub kind: String,
+    pub relation: EdgeKind,
+    pub kind: NodeKind,
     pub id: String,
     pub label: String,
 }
@@ -80,13 +81,13 @@ impl Registry {
             .bundle_node(id.trim())
             .ok_or_else(|| ToolError::NotFound(format!("no bundle {id} in the graph")))?;
         Ok(g.neighbours(n)
-            .filter(|e| !matches!(g.nodes[e.to as usize].kind.as_str(), "task" | "sli"))
+            .filter(|e| !matches!(g.nodes[e.to as usize].kind, NodeKind::Task | NodeKind::Sli))
             .take(NEIGHBOURS_MAX)
             .map(|e| {
                 let node = &g.nodes[e.to as usize];
                 Neighbour {
-                    relation: e.kind.clone(),
-                    kind: node.kind.clone(),
+                    relation: e.kind,
+                    kind: node.kind,
                     id: node.key.clone(),
                     label: node.label.clone(),
                 }

@@ -1,5 +1,5 @@
 use super::AppState;
-use app::api::status::{DatabaseHealth, Health, IndexHealth, LlmHealth};
+use app::api::status::{DatabaseHealth, Health, HealthStatus, IndexHealth, IndexState, LlmHealth};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -28,7 +28,7 @@ pub async fn report(state: &AppState) -> Health {
         Err(e) => {
             tracing::error!(error = %e, "health: index summary failed");
             IndexHealth {
-                state: "unknown".into(),
+                state: IndexState::Unknown,
                 collections: 0,
                 bundles: 0,
                 last_indexed_at: None,
@@ -38,7 +38,11 @@ pub async fn report(state: &AppState) -> Health {
     };
     let llm = &state.config.llm;
     Health {
-        status: if db_ok { "ok" } else { "degraded" }.into(),
+        status: if db_ok {
+            HealthStatus::Ok
+        } else {
+            HealthStatus::Degraded
+        },
         version: env!("CARGO_PKG_VERSION").into(),
         database: DatabaseHealth {
             ok: db_ok,

@@ -6,7 +6,7 @@
 use super::session::Admin;
 use super::widgets::{LoadError, Loading, short_commit};
 use crate::api::ErrorCode;
-use crate::api::admin::{IndexStatus, ReindexJob};
+use crate::api::admin::{IndexStatus, JobState, ReindexJob};
 use crate::api::catalog::CollectionStatus;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -28,7 +28,7 @@ pub fn IndexTab() -> impl IntoView {
     // The first status load: adopt its job, and follow it if it is running.
     Effect::new(move |_| {
         if let Some(Ok(s)) = status.get() {
-            if s.job.state == "running" {
+            if s.job.state == JobState::Running {
                 polling.set(true);
             }
             job.set(Some(s.job));
@@ -46,7 +46,7 @@ pub fn IndexTab() -> impl IntoView {
                 match admin.get_json::<ReindexJob>("/api/admin/reindex").await {
                     Ok(j) => {
                         poll_error.set(None);
-                        let running = j.state == "running";
+                        let running = j.state == JobState::Running;
                         job.set(Some(j));
                         if !running {
                             polling.set(false);
@@ -74,7 +74,7 @@ pub fn IndexTab() -> impl IntoView {
         spawn_local(async move {
             match admin.post_empty::<ReindexJob>("/api/admin/reindex").await {
                 Ok(j) => {
-                    polling.set(j.state == "running");
+                    polling.set(j.state == JobState::Running);
                     job.set(Some(j));
                 }
                 Err(e) if e.code == ErrorCode::IndexBusy => {
@@ -87,8 +87,9 @@ pub fn IndexTab() -> impl IntoView {
             }
         });
     };
-    let running =
-        move || polling.get() || job.with(|j| j.as_ref().is_some_and(|j| j.state == "running"));
+    let running = move || {
+        polling.get() || job.with(|j| j.as_ref().is_some_and(|j| j.state == JobState::Running))
+    };
 
     view! {
         <div class="admin-section">
@@ -122,12 +123,12 @@ pub fn IndexTab() -> impl IntoView {
 
 #[component]
 fn JobView(job: ReindexJob) -> impl IntoView {
-    let running = job.state == "running";
-    let (text, class) = match job.state.as_str() {
-        "running" => ("Running".to_string(), "running"),
-        "done" => ("Done".to_string(), "done"),
-        "failed" => ("Failed".to_string(), "failed"),
-        _ => (
+    let running = job.state == JobState::Running;
+    let (text, class) = match job.state {
+        JobState::Running => ("Running".to_string(), "running"),
+        JobState::Done => ("Done".to_string(), "done"),
+        JobState::Failed => ("Failed".to_string(), "failed"),
+        JobState::Idle => (
             "No reindex has run since the server started.".to_string(),
             "idle",
         ),
@@ -152,7 +153,7 @@ fn JobView(job: ReindexJob) -> impl IntoView {
                 </div>
             }
         })}
-        <p class=format!("job-state job-{class}") data-testid="reindex-state" data-state=job.state.clone() role="status">
+        <p class=format!("job-state job-{class}") data-testid="reindex-state" data-state=job.state.as_str() role="status">
             <strong>{text}</strong>
             {when.map(|w| view! { <span class="muted small">{format!(" · {w}")}</span> })}
             {job.message.clone().filter(|m| !m.is_empty()).map(|m| view! { <span class="job-message">{format!(" — {m}")}</span> })}

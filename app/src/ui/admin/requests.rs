@@ -5,7 +5,7 @@
 use super::session::Admin;
 use super::widgets::{LoadError, Loading, first_line};
 use crate::api::admin::{RequestList, StatusUpdate};
-use crate::api::requests::{RequestSummary, STATUSES};
+use crate::api::requests::{RequestStatus, RequestSummary};
 use crate::ui::download::{request_file_name, save_text};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -30,8 +30,8 @@ pub fn RequestsTab() -> impl IntoView {
                 <select id="request-filter" data-testid="request-filter"
                     on:change=move |e| filter.set(event_target_value(&e))>
                     <option value="" selected=move || filter.get().is_empty()>"All"</option>
-                    {STATUSES.iter().map(|s| view! {
-                        <option value=*s selected=move || filter.get() == *s>{*s}</option>
+                    {RequestStatus::ALL.iter().map(|s| s.as_str()).map(|s| view! {
+                        <option value=s selected=move || filter.get() == s>{s}</option>
                     }).collect_view()}
                 </select>
                 <button type="button" class="button subtle" data-testid="requests-refresh"
@@ -78,7 +78,7 @@ fn RequestRow(r: RequestSummary) -> impl IntoView {
     let admin = Admin::get();
     let id = r.id;
     let reference = r.reference.clone();
-    let status = RwSignal::new(r.status.clone());
+    let status = RwSignal::new(r.status.as_str().to_string());
     let saving = RwSignal::new(false);
     let saved = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
@@ -155,8 +155,8 @@ fn RequestRow(r: RequestSummary) -> impl IntoView {
                 <label class="visually-hidden" for=select_id.clone()>{format!("Status of {reference}")}</label>
                 <select id=select_id data-testid="request-status" on:change=change disabled=move || saving.get()
                     prop:value=move || status.get()>
-                    {STATUSES.iter().map(|s| view! {
-                        <option value=*s selected=move || status.get() == *s>{*s}</option>
+                    {RequestStatus::ALL.iter().map(|s| s.as_str()).map(|s| view! {
+                        <option value=s selected=move || status.get() == s>{s}</option>
                     }).collect_view()}
                 </select>
                 {move || saving.get().then(|| view! { <span class="muted small">" saving…"</span> })}

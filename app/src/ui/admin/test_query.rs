@@ -106,7 +106,7 @@ fn TestResult(r: TestQueryResult) -> impl IntoView {
         <section class="admin-card" data-testid="test-result" aria-live="polite">
             <h2>"Result " <span class="muted small">"(not saved)"</span></h2>
             <p class="answer-meta">
-                <span class=format!("chip source-{}", r.source) data-testid="test-source">{r.source.clone()}</span>
+                <span class=format!("chip source-{}", r.source) data-testid="test-source">{r.source.as_str()}</span>
                 <span data-testid="test-confidence">{format!("confidence {}", pct(r.confidence as f64))}</span>
                 {r.no_match.then(|| view! { <span class="badge warn" data-testid="test-no-match">"no match"</span> })}
                 <span data-testid="test-elapsed">{ms(r.elapsed_ms as f64)}</span>

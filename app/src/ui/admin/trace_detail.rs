@@ -67,16 +67,16 @@ fn TurnDetail(d: TraceDetail) -> impl IntoView {
             <p class="trace-question" data-testid="trace-question">{s.question.clone()}</p>
             <dl class="kv">
                 <dt>"Rewritten"</dt><dd data-testid="trace-rewritten">{if d.rewritten.is_empty() { "—".to_string() } else { d.rewritten.clone() }}</dd>
-                <dt>"Category"</dt><dd data-testid="trace-category">{s.category.clone()}</dd>
+                <dt>"Category"</dt><dd data-testid="trace-category">{s.category.as_str()}</dd>
                 <dt>"Asked"</dt><dd>{crate::ui::time::from_iso(&s.created_at)}</dd>
                 <dt>"Conversation"</dt><dd><a href=format!("/c/{}", s.session_id) class="mono">{s.session_id.chars().take(8).collect::<String>()}</a></dd>
                 <dt>"Outcome"</dt>
                 <dd>
-                    <span class=format!("chip source-{}", s.source)>{s.source.clone()}</span>" "
+                    <span class=format!("chip source-{}", s.source)>{s.source.as_str()}</span>" "
                     {format!("confidence {} · {} card{} · {}", pct(s.confidence as f64), s.cards,
                         if s.cards == 1 { "" } else { "s" }, ms(s.latency_ms as f64))}
                     {s.no_match.then(|| view! { " " <span class="badge warn">"no match"</span> })}
-                    " " <span class=format!("badge status-{}", s.status)>{s.status.clone()}</span>
+                    " " <span class=format!("badge status-{}", s.status)>{s.status.as_str()}</span>
                 </dd>
                 <dt>"Model"</dt><dd>{model.unwrap_or_else(|| "offline answerer".into())}{tokens}</dd>
                 <dt>"Feedback"</dt>

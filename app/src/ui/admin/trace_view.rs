@@ -331,7 +331,7 @@ pub fn CardsTable(cards: Vec<Card>) -> impl IntoView {
                                 <span class="mono muted small">{c.key}</span>
                             </td>
                             <td>{c.bundle.platform}</td>
-                            <td>{c.bundle.access}</td>
+                            <td>{c.bundle.access.as_str()}</td>
                             <td class="num">{pct(c.relevance as f64)}</td>
                         </tr>
                     }).collect_view()}

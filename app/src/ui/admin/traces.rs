@@ -202,9 +202,9 @@ fn TraceTable(
                                     // The button makes the row reachable by keyboard; its click bubbles to the row.
                                     <button type="button" class="link" title=t.question.clone()>{first_line(&t.question, 120)}</button>
                                 </td>
-                                <td>{t.category.clone()}</td>
+                                <td>{t.category.as_str()}</td>
                                 <td>
-                                    <span class=format!("chip source-{}", t.source)>{t.source.clone()}</span>
+                                    <span class=format!("chip source-{}", t.source)>{t.source.as_str()}</span>
                                     {t.no_match.then(|| view! { " " <span class="badge warn" data-testid="trace-no-match">"no match"</span> })}
                                 </td>
                                 <td class="num">{pct(t.confidence as f64)}</td>
@@ -212,7 +212,7 @@ fn TraceTable(
                                 <td class="num nowrap">{ms(t.latency_ms as f64)}</td>
                                 <td class="nowrap">{feedback_view(t.feedback)}</td>
                                 <td class="nowrap">
-                                    <span class=format!("badge status-{}", t.status)>{t.status.clone()}</span>
+                                    <span class=format!("badge status-{}", t.status)>{t.status.as_str()}</span>
                                     {(t.errors > 0).then(|| view! {
                                         " " <span class="badge danger">{format!("{} error{}", t.errors, if t.errors == 1 { "" } else { "s" })}</span>
                                     })}

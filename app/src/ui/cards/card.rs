@@ -52,7 +52,7 @@ fn CardView(exchange: u64, card: Card, number: Option<usize>) -> impl IntoView {
     let shared = Shared::get();
     let key = card.key.clone();
     let relevance = (card.relevance * 100.0).round() as u32;
-    let read_write = card.access == "read-write";
+    let read_write = card.access == crate::api::catalog::Access::ReadWrite;
     let tags: Vec<String> = card.tags.iter().take(5).cloned().collect();
     let matched: Vec<String> = card
         .matched_tasks

@@ -64,7 +64,7 @@ fn task_list(title: String, tasks: Vec<TaskInfo>, testid: &'static str) -> impl 
             <h3>{title} " " <span class="muted">{format!("({})", tasks.len())}</span></h3>
             <ul class="task-list">
                 {tasks.into_iter().map(|t| {
-                    let rw = t.access == "read-write";
+                    let rw = t.access == crate::api::catalog::Access::ReadWrite;
                     view! {
                         <li>
                             <div class="task-name">
@@ -96,7 +96,7 @@ fn Detail(d: BundleDetail) -> impl IntoView {
         <div class="badges">
             <span class="badge">{s.collection.clone()}</span>
             <span class="badge platform">{s.platform.clone()}</span>
-            <span class=if s.access == "read-write" { "badge access rw" } else { "badge access ro" }>{s.access.clone()}</span>
+            <span class=if s.access == crate::api::catalog::Access::ReadWrite { "badge access rw" } else { "badge access ro" }>{s.access.as_str()}</span>
             {s.source_url.clone().map(|u| view! {
                 <a class="link" href=u target="_blank" rel="noopener noreferrer">"Source ↗"</a>
             })}

@@ -17,16 +17,6 @@ use std::collections::HashMap;
 use std::time::Duration;
 use wasm_bindgen::JsCast;
 
-pub fn source_label(s: &str) -> &'static str {
-    match s {
-        "codebundles" => "Codebundles",
-        "documentation" => "Documentation",
-        "libraries" => "Libraries",
-        "mixed" => "Mixed",
-        _ => "System",
-    }
-}
-
 fn confidence_label(c: f32) -> &'static str {
     if c >= 0.75 {
         "High"
@@ -263,7 +253,7 @@ pub fn AnswerView(ex: Exchange) -> impl IntoView {
                     view! {
                         <div class="answer-meta">
                             <span class=format!("chip source source-{}", o.source) data-testid="source-tag"
-                                title="Where this answer comes from">{source_label(&o.source)}</span>
+                                title="Where this answer comes from">{o.source.label()}</span>
                             <span class="confidence" data-testid="confidence"
                                 title=format!("Confidence {:.0}%: how well the cited sources match the question", o.confidence * 100.0)>
                                 <meter min="0" max="1" low="0.5" high="0.75" optimum="1" value=o.confidence.to_string()></meter>

@@ -1,14 +1,14 @@
 //! One question and its answer. Each part is its own signal, so a new token
 //! re-renders only the answer text, and a reloaded turn fills the same shape.
 
-use crate::api::conversation::SavedTurn;
+use crate::api::conversation::{SavedTurn, TurnStatus};
 use crate::api::{Card, Citation, RequestDraft};
 use leptos::prelude::*;
 
 /// How the turn ended (from the `done` event or the saved turn).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
-    pub source: String,
+    pub source: crate::api::AnswerSource,
     pub confidence: f32,
     pub no_match: bool,
     pub elapsed_ms: Option<u64>,
@@ -79,14 +79,14 @@ impl Exchange {
         ex.request.set(t.request);
         ex.suggestions.set(t.suggestions);
         ex.feedback.set(t.feedback);
-        match t.status.as_str() {
-            "complete" => ex.outcome.set(Some(Outcome {
+        match t.status {
+            TurnStatus::Complete => ex.outcome.set(Some(Outcome {
                 source: t.source,
                 confidence: t.confidence,
                 no_match: t.no_match,
                 elapsed_ms: None,
             })),
-            "interrupted" => ex.stopped.set(true),
+            TurnStatus::Interrupted => ex.stopped.set(true),
             _ => ex
                 .error
                 .set(Some("This answer failed before it was complete.".into())),

@@ -153,7 +153,7 @@ fn RequestForm(ctx: RequestContext) -> impl IntoView {
                                 <h3>"Similar earlier requests"</h3>
                                 <ul>
                                     {list.into_iter().map(|r| view! {
-                                        <li><strong>{r.reference}</strong>" " {r.problem} <span class="badge">{r.status}</span></li>
+                                        <li><strong>{r.reference}</strong>" " {r.problem} <span class="badge">{r.status.as_str()}</span></li>
                                     }).collect_view()}
                                 </ul>
                             </section>

@@ -23,8 +23,8 @@ pub fn find(text: &str) -> Vec<(String, String)> {
     out
 }
 
-pub fn format(kind: &str, id: &str) -> String {
-    format!("[{kind}:{id}]")
+pub fn format(kind: CitationKind, id: &str) -> String {
+    format!("[{}:{id}]", kind.as_str())
 }
 
 /// Resolves citation ids against the current index.

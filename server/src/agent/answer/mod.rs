@@ -12,7 +12,7 @@ use super::retrieve::Retrieval;
 use super::rewrite::{Attribute, Rewrite};
 use crate::ingest::BundleRecord;
 use crate::search::{BundleHit, Snapshot};
-use app::api::{Card, Citation, CitationKind, RequestDraft};
+use app::api::{AnswerSource, Card, Citation, CitationKind, RequestDraft};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -109,7 +109,7 @@ pub struct Outcome {
     pub cards: Vec<Card>,
     pub citations: Vec<Citation>,
     pub dropped: Vec<String>,
-    pub source: String,
+    pub source: AnswerSource,
     pub confidence: f32,
     pub no_match: bool,
     pub request: Option<RequestDraft>,
@@ -154,22 +154,23 @@ pub fn finish(g: &Grounding, written: Written, read: &[String]) -> Outcome {
     }
 }
 
-/// `codebundles`, `documentation`, `libraries`, `mixed` (more than one kind cited)
+/// One kind of source cited, several (`Mixed`)
 /// or `system` (nothing cited: meta answers and plain no-match).
-pub fn source_tag(citations: &[Citation]) -> String {
+pub fn source_tag(citations: &[Citation]) -> AnswerSource {
     let kinds: std::collections::BTreeSet<&str> =
         citations.iter().map(|c| c.kind.as_str()).collect();
-    match kinds.len() {
-        0 => "system",
-        1 => match *kinds.iter().next().unwrap_or(&"") {
-            "bundle" => "codebundles",
-            "doc" => "documentation",
-            "kw" => "libraries",
-            _ => "system",
-        },
-        _ => "mixed",
+    let one = |k: CitationKind| kinds.len() == 1 && kinds.contains(k.as_str());
+    if kinds.is_empty() {
+        AnswerSource::System
+    } else if one(CitationKind::Bundle) {
+        AnswerSource::Codebundles
+    } else if one(CitationKind::Doc) {
+        AnswerSource::Documentation
+    } else if one(CitationKind::Kw) {
+        AnswerSource::Libraries
+    } else {
+        AnswerSource::Mixed
     }
-    .to_string()
 }
 
 /// 0–1: the relevance of what the answer cites, times how much of what it relies on

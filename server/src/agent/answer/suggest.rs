@@ -7,9 +7,11 @@
 //! shows. Built from catalog facts, never generated, so they cost nothing and
 //! cannot point at something that does not exist.
 
+use crate::graph::{EdgeKind, NodeKind};
 use crate::query::{Role, Words};
 use crate::search::{BundleMeta, Snapshot};
 use app::api::Card;
+use app::api::catalog::Access;
 use std::collections::HashSet;
 
 const MAX: usize = 3;
@@ -31,9 +33,9 @@ pub fn next_questions(snap: &Snapshot, cards: &[Card], words: Words) -> Vec<Stri
     }
 
     // The counterpart: from a check to what changes things, and back.
-    let read_only = top.access == "read-only";
+    let read_only = top.access == Access::ReadOnly;
     if let Some(b) = related(snap, top, &taken, |b| {
-        (b.access == "read-only") != read_only
+        (b.access == Access::ReadOnly) != read_only
     }) {
         // Phrased the way the agent reads a bundle name best: plain, with no
         // extra topic words that would pull the search elsewhere.
@@ -69,7 +71,9 @@ fn related<'a>(
     if let Some(n) = snap.graph.bundle_node(&top_key) {
         for e in snap.graph.neighbours(n) {
             let to = &snap.graph.nodes[e.to as usize];
-            if to.kind == "bundle" && matches!(e.kind.as_str(), "SIMILAR_TO" | "SAME_SLUG_AS") {
+            if to.kind == NodeKind::Bundle
+                && matches!(e.kind, EdgeKind::SimilarTo | EdgeKind::SameSlugAs)
+            {
                 let w = linked.entry(to.key.as_str()).or_default();
                 *w = w.max(e.weight);
             }

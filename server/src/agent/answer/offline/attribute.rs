@@ -5,11 +5,13 @@ use super::super::cite::format as cite;
 use super::text::{access_line, platform_name, sentence, task_line};
 use crate::agent::rewrite::Attribute;
 use crate::ingest::BundleRecord;
+use app::api::CitationKind;
+use app::api::catalog::Access;
 use std::fmt::Write;
 
 pub(super) fn attribute(a: Attribute, rec: &BundleRecord) -> String {
     let name = &rec.display_name;
-    let c = cite("bundle", &rec.key());
+    let c = cite(CitationKind::Bundle, &rec.key());
     let mut out = String::new();
     match a {
         Attribute::Slis => {
@@ -50,7 +52,7 @@ pub(super) fn attribute(a: Attribute, rec: &BundleRecord) -> String {
             }
         }
         Attribute::Access => {
-            if rec.derived.access == "read-write" {
+            if rec.derived.access == Access::ReadWrite {
                 let _ = writeln!(
                     out,
                     "**{name}** {c} needs write access. {}",

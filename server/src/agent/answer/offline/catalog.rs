@@ -52,11 +52,11 @@ fn filtered<'a>(g: &Grounding, all: &[&'a BundleMeta]) -> (Vec<&'a BundleMeta>, 
     }
     match q.access {
         Some(Access::ReadOnly) => {
-            out.retain(|b| b.access == "read-only");
+            out.retain(|b| b.access == Access::ReadOnly);
             described.push("read-only".into());
         }
         Some(Access::ReadWrite) => {
-            out.retain(|b| b.access == "read-write");
+            out.retain(|b| b.access == Access::ReadWrite);
             described.push("able to change things (read-write)".into());
         }
         None => {}
@@ -197,7 +197,7 @@ fn overview(g: &Grounding, all: &[&BundleMeta]) -> String {
     for c in &g.collections {
         let read_only = all
             .iter()
-            .filter(|b| b.collection == c.name && b.access == "read-only")
+            .filter(|b| b.collection == c.name && b.access == Access::ReadOnly)
             .count();
         let name = match &c.web_url {
             Some(u) => format!("[{}]({u})", c.name),
@@ -338,7 +338,7 @@ fn recent(g: &Grounding, picked: &[&BundleMeta], filters: &[String]) -> String {
 fn start(g: &Grounding, picked: &[&BundleMeta], filters: &[String]) -> String {
     let w = &g.words;
     let score = |b: &BundleMeta| -> f32 {
-        (b.access == "read-only") as u8 as f32 * 2.0
+        (b.access == Access::ReadOnly) as u8 as f32 * 2.0
             + (b.task_count.min(8) as f32 / 8.0) * 1.5
             + (b.sli_count > 0) as u8 as f32
     };

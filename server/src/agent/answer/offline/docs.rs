@@ -3,6 +3,7 @@
 use super::super::Grounding;
 use super::super::cite::format as cite;
 use crate::search::DocMeta;
+use app::api::CitationKind;
 use regex::Regex;
 use std::fmt::Write;
 use std::sync::LazyLock;
@@ -49,7 +50,7 @@ pub(super) fn documentation(g: &Grounding) -> String {
                 out,
                 "- **{}** {} — {}",
                 m.heading.as_deref().unwrap_or(&m.title),
-                cite("doc", &m.cite_id()),
+                cite(CitationKind::Doc, &m.cite_id()),
                 sentences(&m.text, 2)
             );
         }
@@ -63,7 +64,7 @@ pub(super) fn documentation(g: &Grounding) -> String {
             } else {
                 format!("{} › {heading}", top.title)
             },
-            cite("doc", &top.id)
+            cite(CitationKind::Doc, &top.id)
         );
         // The section's own markdown keeps its tables, lists and code; its heading
         // is already in the line above.
@@ -107,7 +108,7 @@ pub(super) fn documentation(g: &Grounding) -> String {
             out,
             "\n**{label}:** **{}** {} — {}",
             b.display_name,
-            cite("bundle", &b.key),
+            cite(CitationKind::Bundle, &b.key),
             super::text::sentence(&b.description)
         );
     }
@@ -128,7 +129,7 @@ pub(super) fn documentation(g: &Grounding) -> String {
                 .map(|d| format!(
                     "*{}* {}",
                     d.heading.as_deref().unwrap_or(&d.title),
-                    cite("doc", &d.id)
+                    cite(CitationKind::Doc, &d.id)
                 ))
                 .collect::<Vec<_>>()
                 .join(", ")

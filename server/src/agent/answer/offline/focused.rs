@@ -5,6 +5,8 @@ use super::super::Grounding;
 use super::super::cite::format as cite;
 use super::text::{access_line, first_tasks, lower_first, sentence, settings_line, task_line};
 use crate::search::no_match_below;
+use app::api::CitationKind;
+use app::api::catalog::Access;
 use std::fmt::Write;
 
 /// Keyword hits at least this relevant are named when a recommended bundle calls them.
@@ -38,7 +40,7 @@ pub(super) fn focused(g: &Grounding) -> String {
         out,
         "**Start with {}** {} — {}",
         top.display_name,
-        cite("bundle", &top.key),
+        cite(CitationKind::Bundle, &top.key),
         sentence(&desc)
     );
     if let Some(rec) = rec {
@@ -78,7 +80,7 @@ pub(super) fn focused(g: &Grounding) -> String {
                 .first()
                 .map(|m| format!("its *{}* task fits", m.name))
                 .unwrap_or_else(|| lower_first(&sentence(&h.description)));
-            let rw = if h.access == "read-write" {
+            let rw = if h.access == Access::ReadWrite {
                 " (read-write)"
             } else {
                 ""
@@ -87,7 +89,7 @@ pub(super) fn focused(g: &Grounding) -> String {
                 out,
                 "- **{}** {}{rw} — {why}",
                 h.display_name,
-                cite("bundle", &h.key)
+                cite(CitationKind::Bundle, &h.key)
             );
         }
     }
@@ -112,7 +114,12 @@ pub(super) fn focused(g: &Grounding) -> String {
             out,
             "\nUnder the hood: {}.",
             used.iter()
-                .map(|k| format!("*{}* from `{}` {}", k.name, k.library, cite("kw", &k.id)))
+                .map(|k| format!(
+                    "*{}* from `{}` {}",
+                    k.name,
+                    k.library,
+                    cite(CitationKind::Kw, &k.id)
+                ))
                 .collect::<Vec<_>>()
                 .join(" and ")
         );
@@ -122,7 +129,7 @@ pub(super) fn focused(g: &Grounding) -> String {
             out,
             "\nFurther reading: *{}* {}",
             d.heading.as_deref().unwrap_or(&d.title),
-            cite("doc", &d.id)
+            cite(CitationKind::Doc, &d.id)
         );
     }
     out.trim_end().to_string()

@@ -5,6 +5,8 @@ use super::super::Grounding;
 use super::super::cite::format as cite;
 use super::text::{platform_name, sentence, title_case};
 use crate::search::no_match_below;
+use app::api::CitationKind;
+use app::api::catalog::Access;
 use std::fmt::Write;
 
 pub(super) fn guide(g: &Grounding) -> String {
@@ -67,7 +69,7 @@ pub(super) fn guide(g: &Grounding) -> String {
                 (t, 0) => format!("{t} task{}", if t > 1 { "s" } else { "" }),
                 (t, s) => format!("{t} tasks, {s} SLI{}", if s > 1 { "s" } else { "" }),
             };
-            let rw = if h.access == "read-write" {
+            let rw = if h.access == Access::ReadWrite {
                 ", read-write"
             } else {
                 ""
@@ -76,7 +78,7 @@ pub(super) fn guide(g: &Grounding) -> String {
                 out,
                 "- **{}** {} ({kinds}{rw}) — {}",
                 h.display_name,
-                cite("bundle", &h.key),
+                cite(CitationKind::Bundle, &h.key),
                 sentence(&h.description)
             );
         }
@@ -86,7 +88,7 @@ pub(super) fn guide(g: &Grounding) -> String {
             out,
             "\nBackground: *{}* {}",
             d.heading.as_deref().unwrap_or(&d.title),
-            cite("doc", &d.id)
+            cite(CitationKind::Doc, &d.id)
         );
     }
     out.trim_end().to_string()

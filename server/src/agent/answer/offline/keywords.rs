@@ -4,6 +4,7 @@
 use super::super::Grounding;
 use super::super::cite::format as cite;
 use crate::agent::library::{LibraryListing, SHOWN_USERS};
+use app::api::CitationKind;
 use std::fmt::Write;
 
 /// Keywords listed before "and N more".
@@ -48,7 +49,12 @@ pub(super) fn library(g: &Grounding, lib: &LibraryListing) -> String {
         } else {
             format!(" — {doc}")
         };
-        let _ = writeln!(out, "- *{}*{args} {}{doc}", k.name, cite("kw", &k.id));
+        let _ = writeln!(
+            out,
+            "- *{}*{args} {}{doc}",
+            k.name,
+            cite(CitationKind::Kw, &k.id)
+        );
     }
     if lib.keywords.len() > LIST_MAX {
         let _ = writeln!(out, "- …and {} more", lib.keywords.len() - LIST_MAX);
@@ -71,7 +77,7 @@ Import it with `Library    {}` in `*** Settings ***` (a module as `Library    {}
                     out,
                     "- **{}** {} — from {tasks} task{}",
                     c.display_name,
-                    cite("bundle", key),
+                    cite(CitationKind::Bundle, key),
                     if *tasks == 1 { "" } else { "s" }
                 );
             }
@@ -91,7 +97,7 @@ pub(super) fn keywords(g: &Grounding) -> String {
         "**{}** from `{}` {}",
         top.name,
         top.library,
-        cite("kw", &top.id)
+        cite(CitationKind::Kw, &top.id)
     );
     if !top.doc.trim().is_empty() {
         let _ = writeln!(out, "\n{}", top.doc.trim());
@@ -122,7 +128,7 @@ pub(super) fn keywords(g: &Grounding) -> String {
                     out,
                     "- **{}** {}{at}",
                     c.display_name,
-                    cite("bundle", &u.key)
+                    cite(CitationKind::Bundle, &u.key)
                 );
             }
         }
@@ -141,7 +147,7 @@ pub(super) fn keywords(g: &Grounding) -> String {
             "\nRelated keywords: {}",
             others
                 .iter()
-                .map(|k| format!("*{}* {}", k.name, cite("kw", &k.id)))
+                .map(|k| format!("*{}* {}", k.name, cite(CitationKind::Kw, &k.id)))
                 .collect::<Vec<_>>()
                 .join(", ")
         );

@@ -4,6 +4,7 @@
 use super::super::cite::format as cite;
 use super::super::{Grounding, Written};
 use super::text::{pct, sentence, title_case};
+use app::api::CitationKind;
 use app::api::RequestDraft;
 use regex::Regex;
 use std::fmt::Write;
@@ -36,7 +37,7 @@ pub(super) fn no_match(g: &Grounding) -> Written {
                 out,
                 "- **{}** {} (relevance {}) — {}",
                 h.display_name,
-                cite("bundle", &h.key),
+                cite(CitationKind::Bundle, &h.key),
                 pct(h.score),
                 sentence(&h.description)
             );

@@ -2,6 +2,7 @@
 //! lines, what to set, whether a bundle changes things.
 
 use crate::ingest::{BundleRecord, TaskRecord};
+use app::api::catalog::Access;
 use std::fmt::Write;
 
 /// First sentence (or the first 220 characters) of a description.
@@ -64,7 +65,7 @@ pub(super) fn task_line(t: &TaskRecord) -> String {
     } else {
         format!(" — {}", lower_first(&sentence(&t.doc)))
     };
-    let rw = if t.access == "read-write" {
+    let rw = if t.access == Access::ReadWrite {
         " ⚠ changes things"
     } else {
         ""
@@ -127,12 +128,12 @@ pub(super) fn settings_line(rec: &BundleRecord) -> Option<String> {
 
 pub(super) fn access_line(rec: &BundleRecord) -> String {
     let d = &rec.derived;
-    if d.access == "read-write" {
+    if d.access == Access::ReadWrite {
         let changing: Vec<String> = rec
             .tasks
             .iter()
             .chain(&rec.slis)
-            .filter(|t| t.access == "read-write")
+            .filter(|t| t.access == Access::ReadWrite)
             .map(|t| format!("*{}*", t.clean.trim()))
             .take(3)
             .collect();
