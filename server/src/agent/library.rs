@@ -96,17 +96,65 @@ pub fn listing(c: &Connection, snap: &Snapshot, name: &str) -> Result<LibraryLis
     })
 }
 
+/// Words about writing or reusing code rather than about what the bundle works on.
+const AUTHORING_WORDS: &[&str] = &[
+    "keyword",
+    "keywords",
+    "library",
+    "libraries",
+    "helper",
+    "helpers",
+    "function",
+    "writing",
+    "write",
+    "own",
+    "reuse",
+    "call",
+    "calls",
+    "calling",
+    "example",
+    "examples",
+    "copy",
+    "point",
+    "show",
+    "real",
+    "want",
+    "init",
+    "setup",
+];
+
 /// Puts the users that best fit the question first: a search restricted to them
-/// ranks them by the question's words (a question about SLIs on Kubernetes gets
-/// Kubernetes SLIs that call the keyword), the rest keep their order.
+/// ranks them by what the question says besides the keyword itself ("…which
+/// keyword raises an issue with a severity? point me at a cloud custodian bundle"
+/// ranks by "cloud custodian": every caller of Add Issue matches "issue" and
+/// "severity" alike). The rest keep their order, as do all when the question says
+/// nothing else.
 pub async fn rank_users(
     searcher: &crate::search::Searcher,
     query: &crate::query::Query,
+    keyword: &crate::search::KeywordHit,
     users: &mut [KeywordUse],
 ) -> Result<(), crate::search::SearchError> {
     if users.len() < 2 {
         return Ok(());
     }
+    let own: std::collections::HashSet<String> =
+        [&keyword.name, &keyword.args, &keyword.doc, &keyword.library]
+            .iter()
+            .flat_map(|t| crate::query::phrase::stems(&crate::query::phrase::words(t)))
+            .collect();
+    let rest: Vec<&str> = query
+        .terms
+        .iter()
+        .filter(|t| {
+            !AUTHORING_WORDS.contains(&t.as_str()) && !own.contains(&crate::query::phrase::stem(t))
+        })
+        .map(String::as_str)
+        .collect();
+    if rest.is_empty() {
+        return Ok(());
+    }
+    let query = crate::query::Query::parse(&rest.join(" "), &searcher.snapshot().vocab);
     let options = crate::search::SearchOptions {
         k: SHOWN_USERS,
         filters: crate::search::Filters {
@@ -115,7 +163,7 @@ pub async fn rank_users(
         },
         ..Default::default()
     };
-    let found = searcher.search_query(query, &options).await?;
+    let found = searcher.search_query(&query, &options).await?;
     let rank = |key: &str| {
         found
             .bundles

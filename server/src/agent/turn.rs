@@ -659,7 +659,7 @@ impl Agent {
             && let Some(list) = keyword_users.get_mut(&top.id)
         {
             // Ranking is a nicety: without it the users keep the most-tasks order.
-            if let Err(e) = super::library::rank_users(&self.searcher, &st.query, list).await {
+            if let Err(e) = super::library::rank_users(&self.searcher, &st.query, top, list).await {
                 tracing::warn!(error = %e, "ranking a keyword's users failed");
             }
         }
