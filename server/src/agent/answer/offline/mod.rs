@@ -55,11 +55,14 @@ fn write_ours(g: &Grounding) -> Written {
             request: None,
         };
     }
+    // Asked about keywords, the nearest keywords are the answer unless even the
+    // best means nothing (below the bundles' own "nothing fits" line): a bundle
+    // answer to "how do I push the score from an SLI" answers another question.
     if g.category == Category::KeywordLibrary
         && g.retrieval
             .keywords
             .first()
-            .is_some_and(|k| k.score >= 0.45)
+            .is_some_and(|k| k.score >= crate::search::no_match_below(g.snapshot.embedder_id.as_str()))
     {
         return Written {
             text: keywords::keywords(g),
