@@ -741,6 +741,23 @@ fn keywords_no_collection_ships_are_known_from_their_calls() {
         push.2
     );
     assert!(push.3.ends_with("sli.robot") && push.4 > 0, "{push:?}");
+    // With no source, what callers pass says what it is for.
+    let secret_doc: String = db
+        .read_blocking(|c| {
+            Ok(c.query_row(
+                "SELECT doc FROM keywords WHERE library = 'RW.Core' AND name = 'Import Secret'",
+                [],
+                |r| r.get(0),
+            )?)
+        })
+        .unwrap();
+    assert!(
+        secret_doc.contains("Called with: kubeconfig; aws credentials; azure credentials")
+            && secret_doc
+                .contains("Described as: Kubeconfig with read access to the target cluster.")
+            && secret_doc.contains("Service principal credentials"),
+        "{secret_doc}"
+    );
     // Every use points at a line that really calls the keyword.
     assert!(uses.len() > 50, "{}", uses.len());
     for (root, name, file, line) in uses.iter().take(200) {

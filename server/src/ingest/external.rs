@@ -21,6 +21,10 @@ struct Evidence {
     bundles: HashSet<i64>,
     named: HashMap<String, usize>,
     positional: HashMap<usize, usize>,
+    /// What callers pass first (`kubeconfig`, `${score}`), as words, by how often.
+    first_values: HashMap<String, usize>,
+    /// The `description=` texts callers give, by how often.
+    descriptions: HashMap<String, usize>,
     /// collection id → calls, and its first call site (file, line).
     by_collection: BTreeMap<i64, (usize, String, usize)>,
 }
@@ -45,6 +49,24 @@ impl Evidence {
             *self.named.entry(n.to_string()).or_default() += 1;
         }
         *self.positional.entry(site.positional()).or_default() += 1;
+        if let Some(first) = site
+            .args
+            .first()
+            .filter(|a| site.named().all(|n| !a.starts_with(n)))
+        {
+            let words = crate::index::text::tokens(first).join(" ");
+            if !words.is_empty() {
+                *self.first_values.entry(words).or_default() += 1;
+            }
+        }
+        for a in &site.args {
+            if let Some(d) = a
+                .strip_prefix("description=")
+                .filter(|d| !d.trim().is_empty())
+            {
+                *self.descriptions.entry(d.trim().to_string()).or_default() += 1;
+            }
+        }
         let e = self
             .by_collection
             .entry(cid)
@@ -85,12 +107,23 @@ impl Evidence {
         } else {
             "in runbook tasks"
         };
-        format!(
+        let mut doc = format!(
             "Known from its calls: {} in {} bundle{}, {used_in}. {library} is imported by the bundles but shipped by no indexed collection, so there is no source to show.",
             self.calls,
             self.bundles.len(),
             if self.bundles.len() == 1 { "" } else { "s" },
-        )
+        );
+        // What callers pass says what the keyword is for when no source does
+        // (Import Secret takes `kubeconfig`, Push Metric `${score}`).
+        let values = most_common(&self.first_values, 6);
+        if !values.is_empty() {
+            doc.push_str(&format!(" Called with: {}.", values.join("; ")));
+        }
+        let described = most_common(&self.descriptions, 3);
+        if !described.is_empty() {
+            doc.push_str(&format!(" Described as: {}", described.join(" / ")));
+        }
+        doc
     }
 
     /// The collection with the most calls and its first call site.
@@ -203,4 +236,11 @@ fn collection_links(
         ))
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The `n` most frequent values (ties alphabetically, for stable text).
+fn most_common(counts: &HashMap<String, usize>, n: usize) -> Vec<&str> {
+    let mut v: Vec<(&String, &usize)> = counts.iter().collect();
+    v.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+    v.into_iter().take(n).map(|(s, _)| s.as_str()).collect()
 }

@@ -39,7 +39,7 @@ use std::path::Path;
 use std::time::Instant;
 
 /// Bump when parsing or derivation changes, so the next run re-parses everything.
-pub const INGEST_VERSION: &str = "8";
+pub const INGEST_VERSION: &str = "9";
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {

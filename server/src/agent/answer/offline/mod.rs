@@ -59,10 +59,9 @@ fn write_ours(g: &Grounding) -> Written {
     // best means nothing (below the bundles' own "nothing fits" line): a bundle
     // answer to "how do I push the score from an SLI" answers another question.
     if g.category == Category::KeywordLibrary
-        && g.retrieval
-            .keywords
-            .first()
-            .is_some_and(|k| k.score >= crate::search::no_match_below(g.snapshot.embedder_id.as_str()))
+        && g.retrieval.keywords.first().is_some_and(|k| {
+            k.score >= crate::search::no_match_below(g.snapshot.embedder_id.as_str())
+        })
     {
         return Written {
             text: keywords::keywords(g),
