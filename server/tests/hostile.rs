@@ -35,6 +35,7 @@ fn hostile_collection(root: &Path, outside: &Path) {
     };
     link(&outside.join("secret.md"), "NOTES.md");
     link(&outside.join("secret.md"), "codebundles/leak.md");
+    link(&outside.join("secret.md"), "codebundles/.cursorrules");
     link(outside, "docs");
     link(outside, "libraries");
     link(outside, "codebundles/linked-bundle");
@@ -91,6 +92,7 @@ fn symlinks_in_a_collection_never_leak_files_outside_it() {
     for place in [
         "NOTES.md",
         "codebundles/leak.md",
+        "codebundles/.cursorrules",
         "docs/",
         "libraries/",
         "codebundles/linked-bundle",

@@ -811,3 +811,52 @@ fn git_sources_work_under_a_relative_data_dir() {
     );
     assert!(!data.join("collections/platform-ops.next").exists());
 }
+
+#[test]
+fn authoring_rules_files_are_documentation() {
+    let root = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = root.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "codebundles/x-health/runbook.robot",
+        "*** Settings ***\nDocumentation    Checks x.\n\n*** Tasks ***\nCheck X\n    Log    ok\n",
+    );
+    write(
+        "codebundles/.cursorrules",
+        "# Codebundle rules\n\n## Common Files\n- runbook.robot and README.md\n\nDo not create `meta.yaml` files.\n",
+    );
+    write(
+        ".cursorrules",
+        "# Repository rules\n\n## Commits\nSign them.\n",
+    );
+    // Other dotfiles stay out.
+    write("codebundles/.secrets", "# Not docs\n\ntext\n");
+    let data = tempfile::tempdir().unwrap();
+    let db = open(data.path());
+    let req = IndexRequest {
+        collections: vec![collection("rules", root.path())],
+        docs: vec![],
+    };
+    index(&db, data.path(), &req);
+    let docs: Vec<(String, String)> = db
+        .read_blocking(|c| {
+            let mut st = c.prepare("SELECT path, anchor FROM docs ORDER BY path, anchor")?;
+            let v = st
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            Ok(v)
+        })
+        .unwrap();
+    assert!(
+        docs.contains(&("codebundles/.cursorrules".into(), "common-files".into())),
+        "{docs:?}"
+    );
+    assert!(
+        docs.contains(&(".cursorrules".into(), "commits".into())),
+        "{docs:?}"
+    );
+    assert!(docs.iter().all(|(p, _)| p != "codebundles/.secrets"));
+}

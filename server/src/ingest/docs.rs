@@ -64,3 +64,10 @@ pub fn is_markdown(rel: &str) -> bool {
     let l = rel.to_ascii_lowercase();
     l.ends_with(".md") || l.ends_with(".markdown")
 }
+
+/// A collection's rules for AI-assisted authoring (`.cursorrules`): markdown under a
+/// dotfile name, and often the only written account of the house conventions
+/// (folder names, required files, issue severities).
+pub fn is_rules_file(name: &str) -> bool {
+    name == ".cursorrules"
+}

@@ -228,6 +228,14 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
     for e in entries {
         let name = e.file_name().to_string_lossy().to_string();
         let path = e.path();
+        if docs::is_rules_file(&name) {
+            let mut w = Vec::new();
+            if let Ok(Some(f)) = walk::read(&root, &path, &mut w) {
+                loose_docs.push(f);
+            }
+            warnings.extend(w);
+            continue;
+        }
         if name.starts_with('.') {
             continue;
         }
@@ -270,7 +278,8 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
         Vec::new()
     };
 
-    // Collection docs: root markdown files, docs/, and loose files in codebundles/.
+    // Collection docs: root markdown files and authoring rules, docs/, and loose
+    // files in codebundles/.
     let mut doc_files: Vec<SourceFile> = Vec::new();
     if let Ok(entries) = std::fs::read_dir(&root) {
         let mut entries: Vec<_> = entries.flatten().collect();
@@ -278,8 +287,9 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
         for e in entries {
             let name = e.file_name().to_string_lossy().to_string();
             let is_file = e.file_type().is_ok_and(|t| t.is_file());
-            if docs::is_markdown(&name) && !name.starts_with('.') && confine::is_symlink(&e.path())
-            {
+            let is_doc =
+                (docs::is_markdown(&name) && !name.starts_with('.')) || docs::is_rules_file(&name);
+            if is_doc && confine::is_symlink(&e.path()) {
                 warnings.push(Warning::new(
                     name.clone(),
                     None,
@@ -287,8 +297,7 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
                 ));
             }
             if is_file
-                && docs::is_markdown(&name)
-                && !name.starts_with('.')
+                && is_doc
                 && let Ok(Some(f)) = walk::read(&root, &e.path(), &mut warnings)
             {
                 doc_files.push(f);
