@@ -244,6 +244,14 @@ impl Query {
         }
     }
 
+    /// Does the question name a product the catalog covers, other than a platform
+    /// ("istio", "cloudwatch"; not "aws" or "azure")?
+    pub fn names_covered_product(&self) -> bool {
+        self.technologies
+            .iter()
+            .any(|t| !LEXICON.platform_cues.iter().any(|(p, _)| p.text == *t))
+    }
+
     /// Does the question ask about one of the registry's roles (either vocabulary)?
     pub fn mentions(&self, role: Role) -> bool {
         self.roles.contains(&role)

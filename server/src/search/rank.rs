@@ -187,7 +187,11 @@ fn fuse_and_calibrate(
         .enumerate()
         .map(|(i, (b, a))| {
             let evidence = Evidence {
-                uncovered: !query.uncovered.is_empty(),
+                // A product the catalog never mentions says nothing fits only when
+                // it is what the question is about: beside a product the catalog
+                // covers ("the envoy sidecars of our service mesh", "/ecs/ log
+                // group in cloudwatch") it is part of the setting.
+                uncovered: !query.uncovered.is_empty() && !query.names_covered_product(),
                 unknown: !query.unknown.is_empty(),
                 action_missing: a.action_missing,
                 margin: a.fused - if i == 0 { second } else { first },
