@@ -258,6 +258,23 @@ impl Query {
     }
 }
 
+/// "can a runbook …", "will any tool …": whether the registry can make the change
+/// is asking for it (a modal, a determiner, then one of the registry's role words
+/// in either vocabulary right before the verb).
+fn asks_the_registry(i: usize, words: &[String], stems: &[String], lex: &Lexicon) -> bool {
+    i >= 3
+        && matches!(words[i - 3].as_str(), "can" | "could" | "will" | "would")
+        && matches!(
+            words[i - 2].as_str(),
+            "a" | "an" | "the" | "any" | "some" | "one"
+        )
+        && lex
+            .roles
+            .iter()
+            .flat_map(|r| &r.phrases)
+            .any(|p| p.len() == 1 && p.find(&stems[i - 1..i]) == Some(0))
+}
+
 /// Actions in request position: at the start of the question or a clause, or after
 /// "how do i", "can you", "need to" … "pods keep restarting" describes a symptom;
 /// "restart the pods" and "how do i restart them" ask for a change.
@@ -273,7 +290,8 @@ fn requested_actions(words: &[String], stems: &[String], lex: &Lexicon) -> Vec<S
                     || REQUEST_LEADS
                         .iter()
                         .any(|l| i >= l.len() && l.find(&stems[i - l.len()..i]) == Some(0))
-                    || (i >= 1 && matches!(words[i - 1].as_str(), "i" | "we" | "to" | "me"));
+                    || (i >= 1 && matches!(words[i - 1].as_str(), "i" | "we" | "to" | "me"))
+                    || asks_the_registry(i, words, stems, lex);
                 if base && lead && !out.contains(&a.name) {
                     out.push(a.name.clone());
                 }

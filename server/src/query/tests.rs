@@ -340,3 +340,12 @@ fn a_word_meeting_an_acronym_only_through_the_stemmer_is_another_word() {
     assert!(v.only_by_stem("acme"));
     assert!(!v.only_by_stem("acms") && !v.only_by_stem("certificates"));
 }
+
+#[test]
+fn asking_whether_a_bundle_can_do_it_is_asking_for_it() {
+    let v = vocab();
+    let q = Query::parse("will any runbook acknowledge the page after the fix?", &v);
+    assert_eq!(q.actions, vec!["acknowledge".to_string()], "{q:?}");
+    let q = Query::parse("the pager keeps acknowledging alerts late", &v);
+    assert!(q.actions.is_empty(), "{:?}", q.actions);
+}
