@@ -397,7 +397,7 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     // that names no subject of its own.
     // Only a platform the question names counts as its own subject: words the
     // catalog happens to use on one platform ("restarts", "instances") do not.
-    let own_subject = (!query.platforms.wanted.is_empty() && query.platforms.source == "lexicon")
+    let own_subject = !query.platforms.named().is_empty()
         || !query.technologies.is_empty()
         || !query.uncovered.is_empty();
     // "is it possible to…": that "it" refers to nothing; "40 cronjobs and some of

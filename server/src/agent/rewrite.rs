@@ -116,6 +116,13 @@ static SAME_ASPECT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The follow-up asks for a bundle that does something, not about the last one.
+static ASKS_FOR_A_BUNDLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(anything|something) (that|to|which|for)\b|\bis there (a|an|any) (\w+ )?(bundle|codebundle|runbook|tool|check|skill template|way)\b",
+    )
+});
+
 /// Replacement said outright, whatever the follow-up names.
 static EXPLICIT_SWAP: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(instead|rather than|rather|switch to)\b"));
@@ -323,13 +330,19 @@ pub fn by_rules(
     let attribute = attribute_of(&q);
     let refers = REFERS_BACK.is_match(&q);
     let subject = referenced_card(&q, &prev.cards).cloned();
-    let new_platform = !query.platforms.wanted.is_empty();
-    // "does that one need write access?" / "what about its SLIs?"
+    // Only a platform the follow-up names is a new one: "restart it and scale out"
+    // uses words the catalog knows from Kubernetes bundles, yet keeps the App
+    // Service it was about.
+    let new_platform = !query.platforms.named().is_empty();
+    // "does that one need write access?" / "what about its SLIs?" — unless the
+    // follow-up also asks for another bundle ("anything that can reinit it, and
+    // does that need write access?").
     if let (Some(a), Some(card), true) = (
         attribute,
         subject.as_ref(),
         refers || q.split_whitespace().count() <= 6,
     ) && !new_platform
+        && !ASKS_FOR_A_BUNDLE.is_match(&q)
     {
         out.query = format!(
             "{} of {}",
@@ -350,7 +363,7 @@ pub fn by_rules(
     // after azure); "its node pools" after an AKS cluster stays on it.
     let platform_change = query
         .platforms
-        .wanted
+        .named()
         .iter()
         .any(|p| !before.platforms.wanted.contains(p));
     // A product the follow-up names (from the lexicon or a rare catalog name word)
@@ -382,7 +395,9 @@ pub fn by_rules(
             // "pods" and "k8s" stay for a question about AKS (still Kubernetes);
             // "gke" does not (Kubernetes, but on another cloud).
             let compatible = !platforms.is_empty()
-                && platforms.iter().all(|p| query.platforms.wanted.contains(p));
+                && platforms
+                    .iter()
+                    .all(|p| query.platforms.named().contains(p));
             let kept = if new_tech {
                 // A new product brings its own setting: the old one's platform
                 // and kinds ("jenkins as a statefulset in k8s") belong to it.
@@ -459,7 +474,7 @@ pub fn keep_continuity(rw: &mut Rewrite, query: &Query, category: Category, ctx:
             prev.rewritten
         ));
     }
-    let mentions_platform = !query.platforms.wanted.is_empty();
+    let mentions_platform = !query.platforms.named().is_empty();
     if rw.filters.platform.is_none() && prev.filters.platform.is_some() && !mentions_platform {
         rw.filters.platform = prev.filters.platform.clone();
         rw.continuity.push(format!(
@@ -520,6 +535,13 @@ mod tests {
         assert_eq!(rw.query, "slis of Kubernetes Pod Crashloop Triage");
         let rw = rules("does that one need write access?", &ctx());
         assert_eq!(rw.attribute, Some(Attribute::Access));
+        // Asking for another bundle as well is a search, about the same subject.
+        let rw = rules(
+            "anything that can delete the stuck ones, and does that need write access?",
+            &ctx(),
+        );
+        assert!(rw.attribute.is_none());
+        assert!(rw.query.contains("pods"), "{}", rw.query);
     }
 
     #[test]

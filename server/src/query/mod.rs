@@ -15,7 +15,7 @@ pub mod platform;
 pub mod vocab;
 
 pub use lexicon::{LEXICON, Lexicon, Role, Vocabulary, Words};
-pub use platform::{PlatformIntent, prior as platform_prior};
+pub use platform::{PlatformIntent, PlatformSource, prior as platform_prior};
 pub use vocab::{BundleFacts, CorpusVocab, MAJOR_PLATFORMS, NameKind, NameRef};
 
 use crate::index::text::is_stopword;

@@ -9,12 +9,33 @@ use super::phrase::Phrase;
 use super::vocab::{CorpusVocab, MAJOR_PLATFORMS};
 use serde::{Deserialize, Serialize};
 
+app::closed_set! {
+    /// Where a question's platform came from: a name the platform lexicon knows
+    /// ("gke", "amazon"), or words the catalog uses on one platform only.
+    pub enum PlatformSource {
+        Lexicon = "lexicon",
+        Corpus = "corpus",
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PlatformIntent {
     pub wanted: Vec<String>,
     pub unwanted: Vec<String>,
-    /// `lexicon`, `corpus` or empty: where `wanted` came from.
-    pub source: String,
+    /// Where `wanted` came from (none when it is empty).
+    pub source: Option<PlatformSource>,
+}
+
+impl PlatformIntent {
+    /// The platforms the question names itself: a corpus vote ("restarts" and
+    /// "instances" are words one platform's bundles use) is a hint, not a subject.
+    pub fn named(&self) -> &[String] {
+        if self.source == Some(PlatformSource::Lexicon) {
+            &self.wanted
+        } else {
+            &[]
+        }
+    }
 }
 
 const NEGATIONS: &[&str] = &["not", "no", "without", "outside", "non"];
@@ -75,7 +96,7 @@ pub fn detect(
         }
     }
     if !cues.is_empty() || !managed.is_empty() {
-        intent.source = "lexicon".into();
+        intent.source = Some(PlatformSource::Lexicon);
         // The latest cloud named wins; Kubernetes stays alongside a managed cluster.
         let last = cues.iter().chain(&managed).max_by_key(|(i, _)| *i).cloned();
         if let Some((pos, p)) = last {
@@ -109,7 +130,7 @@ pub fn detect(
             && votes.get(1).is_none_or(|(_, m)| m < n)
         {
             intent.wanted.push(p.clone());
-            intent.source = "corpus".into();
+            intent.source = Some(PlatformSource::Corpus);
         }
     }
     if off_cloud().iter().any(|p| p.matches(stems)) {

@@ -110,7 +110,7 @@ fn corpus_words_imply_a_platform() {
     // platform name in the lexicon).
     let q = Query::parse("lots of eviction lately, where do i look", &v);
     assert_eq!(q.platforms.wanted, vec!["kubernetes".to_string()]);
-    assert_eq!(q.platforms.source, "corpus");
+    assert_eq!(q.platforms.source, Some(PlatformSource::Corpus));
 }
 
 #[test]

@@ -7,7 +7,7 @@ use super::super::Grounding;
 use super::text::platform_name;
 use crate::agent::classify::{CatalogKind, catalog_kind, residual_terms};
 use crate::query::phrase::{stem, words};
-use crate::query::{Access, Role};
+use crate::query::{Access, PlatformSource, Role};
 use crate::search::BundleMeta;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -35,7 +35,7 @@ fn filtered<'a>(g: &Grounding, all: &[&'a BundleMeta]) -> (Vec<&'a BundleMeta>, 
     let mut described = Vec::new();
     let mut out: Vec<&BundleMeta> = all.to_vec();
     // Only a platform the question names: one implied by its words is a guess.
-    let platforms: Vec<&String> = if q.platforms.source == "lexicon" {
+    let platforms: Vec<&String> = if q.platforms.source == Some(PlatformSource::Lexicon) {
         q.platforms.wanted.iter().collect()
     } else {
         Vec::new()
