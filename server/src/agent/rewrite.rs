@@ -95,7 +95,10 @@ static ATTRIBUTES: LazyLock<Vec<(Attribute, Regex)>> = LazyLock::new(|| {
         ),
         (
             Attribute::Source,
-            re(r"\b(source|repo(sitory)?|link|github|code|where is it)\b"),
+            // Where its files are: not "open a github issue", not an "exit code".
+            re(
+                r"\b(source( code)?|repo(sitory)?|link|the code|its code|where is it|on github|github (link|repo|page|url))\b",
+            ),
         ),
         (
             Attribute::Platform,
@@ -542,6 +545,12 @@ mod tests {
         );
         assert!(rw.attribute.is_none());
         assert!(rw.query.contains("pods"), "{}", rw.query);
+        let rw = rules("and then open a github issue with what it found", &ctx());
+        assert!(rw.attribute.is_none());
+        assert_eq!(
+            rules("where is its source code?", &ctx()).attribute,
+            Some(Attribute::Source)
+        );
     }
 
     #[test]
