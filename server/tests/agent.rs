@@ -292,6 +292,35 @@ async fn follow_ups_over_two_and_three_turns() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slis_of_a_runbook_only_bundle_point_at_one_that_has_them() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let first = ask(
+        &server.url,
+        json!({"question": "our statefulset has replicas that never become ready"}),
+    )
+    .await;
+    assert_eq!(
+        cards(&first).first().map(String::as_str),
+        Some("kube-ops/k8s-statefulset-health")
+    );
+    let second = ask(
+        &server.url,
+        json!({"question": "what about its SLIs?", "session_id": session_of(&first)}),
+    )
+    .await;
+    let t = answer_text(&second);
+    assert!(t.contains("has no SLI"), "{t}");
+    let shown = cards(&second);
+    assert_eq!(shown.len(), 2, "{t}");
+    assert_eq!(shown[0], "kube-ops/k8s-statefulset-health");
+    // The second card is a bundle with SLIs, cited with its SLI tasks.
+    let snap = server.state.agent.searcher().snapshot();
+    let other = &snap.bundles[snap.bundle_by_key[&shown[1]] as usize];
+    assert!(other.sli_count > 0, "{}", shown[1]);
+    check_grounding(&second);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_match_says_so_and_offers_a_request() {
     let server = TestServer::start_indexed(|_| {}).await;
     let ev = ask(

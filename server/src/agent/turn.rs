@@ -620,6 +620,13 @@ impl Agent {
             .collect();
         if let Some(s) = &st.rewrite.subject {
             keys.push(s.key.clone());
+            // "What about its SLIs?" of a bundle with none: the related bundle
+            // whose SLI watches the same thing is the answer too.
+            if st.rewrite.attribute == Some(super::rewrite::Attribute::Slis)
+                && let Some(k) = super::answer::suggest::sli_counterpart(&snapshot, &s.key)
+            {
+                keys.push(k);
+            }
         }
         let kw_ids: Vec<(String, String, String)> = st
             .retrieval

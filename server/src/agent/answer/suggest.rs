@@ -57,10 +57,20 @@ fn bundle<'a>(snap: &'a Snapshot, key: &str) -> Option<&'a BundleMeta> {
         .map(|&i| &snap.bundles[i as usize])
 }
 
+/// The related bundle with an SLI, for a bundle that has none ("what about its
+/// SLIs?" after a runbook-only bundle): by key, from the index.
+pub(crate) fn sli_counterpart(snap: &Snapshot, key: &str) -> Option<String> {
+    let top = bundle(snap, key)?;
+    if top.sli_count > 0 {
+        return None;
+    }
+    related(snap, top, &HashSet::new(), |b| b.sli_count > 0).map(|b| b.key())
+}
+
 /// The bundle most related to `top` that passes `keep`: linked in the graph
 /// (similar summaries, the same slug elsewhere) or sharing its resource types on
 /// the same platform. Nothing when no bundle is related at all.
-fn related<'a>(
+pub(crate) fn related<'a>(
     snap: &'a Snapshot,
     top: &BundleMeta,
     taken: &HashSet<String>,

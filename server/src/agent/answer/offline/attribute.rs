@@ -1,6 +1,7 @@
 //! Follow-ups about one bundle (its SLIs, tasks, access, variables, secrets,
 //! author, source, platform), answered from its record.
 
+use super::super::Grounding;
 use super::super::cite::format as cite;
 use super::text::{access_line, platform_name, sentence, task_line};
 use crate::agent::rewrite::Attribute;
@@ -9,7 +10,7 @@ use app::api::CitationKind;
 use app::api::catalog::Access;
 use std::fmt::Write;
 
-pub(super) fn attribute(a: Attribute, rec: &BundleRecord) -> String {
+pub(super) fn attribute(a: Attribute, rec: &BundleRecord, g: &Grounding) -> String {
     let name = &rec.display_name;
     let c = cite(CitationKind::Bundle, &rec.key());
     let mut out = String::new();
@@ -20,6 +21,20 @@ pub(super) fn attribute(a: Attribute, rec: &BundleRecord) -> String {
                     out,
                     "**{name}** {c} has no SLI: it only has a runbook, which runs on demand or when an alert fires. For a scheduled 0–1 health score you need a bundle with an `sli.robot`."
                 );
+                let counterpart =
+                    crate::agent::answer::suggest::sli_counterpart(&g.snapshot, &rec.key())
+                        .and_then(|k| g.records.get(&k));
+                if let Some(other) = counterpart {
+                    let _ = writeln!(
+                        out,
+                        "\n**{}** {} watches the same kind of thing on a schedule:",
+                        other.display_name,
+                        cite(CitationKind::Bundle, &other.key())
+                    );
+                    for t in &other.slis {
+                        let _ = writeln!(out, "- {}", task_line(t));
+                    }
+                }
             } else {
                 let _ = writeln!(
                     out,

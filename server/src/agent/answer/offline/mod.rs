@@ -45,7 +45,7 @@ fn write_ours(g: &Grounding) -> Written {
     }
     if let Some((a, rec)) = g.attribute() {
         return Written {
-            text: attribute::attribute(a, rec),
+            text: attribute::attribute(a, rec, g),
             request: None,
         };
     }
