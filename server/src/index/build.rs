@@ -7,7 +7,9 @@ use crate::store::{Db, StoreError};
 use rusqlite::params;
 use std::time::Instant;
 
-/// Texts per embed call (MiniLM batches again internally, by length).
+/// Texts per embed call and per write (MiniLM batches again internally and spreads
+/// the batches over the cores); the texts go in length order, so each call holds
+/// texts of about one length.
 const BATCH: usize = 64;
 
 #[derive(Debug, thiserror::Error)]
@@ -61,9 +63,11 @@ pub fn progress_bar(show: bool) -> indicatif::ProgressBar {
     }
     let b = indicatif::ProgressBar::new(0);
     b.set_style(
-        indicatif::ProgressStyle::with_template("{prefix:>20} [{bar:30}] {pos}/{len} {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .progress_chars("=> "),
+        indicatif::ProgressStyle::with_template(
+            "{prefix:>20} [{bar:30}] {pos}/{len} {per_sec} ETA {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
     );
     b.set_prefix("embedding");
     b
@@ -79,9 +83,10 @@ pub async fn embed_missing_with(
     let started = Instant::now();
     let id = embedder.id().to_string();
     let key = id.clone();
-    let (missing, total): (Vec<(String, String)>, usize) = db
+    let (mut missing, total): (Vec<(String, String)>, usize) = db
         .read(move |c| crate::store::texts_to_embed(c, &key))
         .await?;
+    missing.sort_by_key(|(_, text)| text.len());
     let mut done = 0u64;
     for batch in missing.chunks(BATCH) {
         let texts: Vec<String> = batch.iter().map(|(_, t)| t.clone()).collect();

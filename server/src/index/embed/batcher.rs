@@ -4,17 +4,21 @@
 //! forward pass on the blocking pool, so up to 200 passes ran at once. candle
 //! splits every op across all cores and waits on a spinning barrier, so
 //! concurrent passes spent a fifth of the CPU spinning, and each held its own
-//! activations (the server grew past 2 GB). Here one thread runs the passes one
-//! after another, and a pass takes every query waiting when it starts (up to
-//! `MAX_TEXTS`): under load a pass embeds many short queries for little more
-//! than the cost of one, and memory holds one batch whatever the number of
-//! streams. Alone, a query waits for nothing.
+//! activations (the server grew past 2 GB). Here one worker per core runs passes
+//! one after another, each on one thread (a 16-piece query takes 11.6 ms on one
+//! thread and 11.2 ms split over two: splitting a small pass buys nothing, and
+//! candle's shared per-op pool made concurrent passes queue on its lock and spin;
+//! `main` turns it off), and a pass takes every query waiting when it starts (up
+//! to `MAX_TEXTS`): under load a pass embeds many short queries for little more
+//! than the cost of one, the cores run independent passes (`bench load`, 200
+//! streams: 44 → 61 turns/s), and memory holds one batch per core whatever the
+//! number of streams. Alone, a query waits for nothing.
 //!
 //! Only queries come here: a reindex embeds thousands of chunks in long passes
 //! and keeps its own thread, so questions are not queued behind it.
 
 use super::EmbedError;
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use tokio::sync::oneshot;
 
 /// Most texts one pass takes from the queue (a batch of short queries).
@@ -33,27 +37,39 @@ pub struct Batcher {
 }
 
 impl Batcher {
-    /// Starts the embedding thread; `embed` runs one pass over the texts given.
+    /// Starts one embedding worker per core; `embed` runs one pass over the texts
+    /// given.
     pub fn start<F>(embed: F) -> Batcher
     where
-        F: Fn(&[String]) -> Result<Vec<Vec<f32>>, EmbedError> + Send + 'static,
+        F: Fn(&[String]) -> Result<Vec<Vec<f32>>, EmbedError> + Send + Sync + 'static,
+    {
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Batcher::with_workers(embed, workers)
+    }
+
+    fn with_workers<F>(embed: F, workers: usize) -> Batcher
+    where
+        F: Fn(&[String]) -> Result<Vec<Vec<f32>>, EmbedError> + Send + Sync + 'static,
     {
         let (jobs, queue) = mpsc::channel::<Job>();
-        std::thread::Builder::new()
-            .name("query-embed".into())
-            .spawn(move || {
-                while let Ok(first) = queue.recv() {
-                    let mut batch = vec![first];
-                    let mut texts = batch[0].texts.len();
-                    while texts < MAX_TEXTS {
-                        let Ok(job) = queue.try_recv() else { break };
-                        texts += job.texts.len();
-                        batch.push(job);
+        let queue = Arc::new(Mutex::new(queue));
+        let embed = Arc::new(embed);
+        for w in 0..workers.max(1) {
+            let (queue, embed) = (queue.clone(), embed.clone());
+            std::thread::Builder::new()
+                .name(format!("query-embed-{w}"))
+                .spawn(move || {
+                    // The model's ops run on this thread alone (see the module doc).
+                    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+                    while let Some(batch) = next_batch(&queue) {
+                        match &pool {
+                            Ok(p) => p.install(|| run(embed.as_ref(), batch)),
+                            Err(_) => run(embed.as_ref(), batch),
+                        }
                     }
-                    run(&embed, batch);
-                }
-            })
-            .expect("spawn the query embedding thread");
+                })
+                .expect("spawn a query embedding worker");
+        }
         Batcher { jobs }
     }
 
@@ -66,6 +82,21 @@ impl Batcher {
             .await
             .map_err(|_| EmbedError::Model("the query embedding thread has stopped".into()))?
     }
+}
+
+/// The next job and every job waiting behind it, up to `MAX_TEXTS` texts; `None`
+/// once the batcher is gone. Workers take turns at the queue.
+fn next_batch(queue: &Mutex<mpsc::Receiver<Job>>) -> Option<Vec<Job>> {
+    let queue = queue.lock().unwrap_or_else(|p| p.into_inner());
+    let first = queue.recv().ok()?;
+    let mut texts = first.texts.len();
+    let mut batch = vec![first];
+    while texts < MAX_TEXTS {
+        let Ok(job) = queue.try_recv() else { break };
+        texts += job.texts.len();
+        batch.push(job);
+    }
+    Some(batch)
 }
 
 /// One pass for the whole batch; each job gets its own slice of the vectors.
@@ -97,7 +128,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -17,6 +17,10 @@ use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 const MAX_TOKENS: usize = 256;
 /// Texts per forward pass; sorted by length first so padding stays small.
 const BATCH: usize = 16;
+/// Word pieces per forward pass (texts × the longest, estimated at four characters
+/// a piece): long passages go eight at a time, so a pass's activations (the
+/// attention scores grow with the square of the length) stay small.
+const PASS_PIECES: usize = BATCH * 128;
 
 pub struct MiniLm {
     inner: Arc<Inner>,
@@ -112,10 +116,8 @@ impl Inner {
     }
 
     fn embed_all(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let mut order: Vec<usize> = (0..texts.len()).collect();
-        order.sort_by_key(|&i| texts[i].len());
         let mut out = vec![Vec::new(); texts.len()];
-        for chunk in order.chunks(BATCH) {
+        for chunk in by_length(texts).chunks(BATCH) {
             let batch: Vec<String> = chunk.iter().map(|&i| texts[i].clone()).collect();
             for (&i, v) in chunk.iter().zip(self.embed_batch(&batch)?) {
                 out[i] = v;
@@ -123,6 +125,87 @@ impl Inner {
         }
         Ok(out)
     }
+
+    /// Many passages (an index run): one worker per core, each running whole
+    /// forward passes on one thread (see `main`: candle's own per-op pool is off,
+    /// its spinning barriers kept a second core half busy); independent passes
+    /// keep every core busy. Batches go round-robin in length order, so the workers
+    /// finish together and each batch pads little.
+    fn embed_passages(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let order = by_length(texts);
+        let batches = passes(texts, &order);
+        if workers < 2 || batches.len() < 2 {
+            return self.embed_all(texts);
+        }
+        let results: Vec<Result<Embedded, EmbedError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..workers)
+                .map(|w| {
+                    let mine: Vec<&[usize]> =
+                        batches.iter().skip(w).step_by(workers).copied().collect();
+                    s.spawn(move || {
+                        let pool = rayon::ThreadPoolBuilder::new()
+                            .num_threads(1)
+                            .build()
+                            .map_err(|e| EmbedError::Model(e.to_string()))?;
+                        pool.install(|| {
+                            let mut done = Vec::new();
+                            for chunk in mine {
+                                let batch: Vec<String> =
+                                    chunk.iter().map(|&i| texts[i].clone()).collect();
+                                done.extend(chunk.iter().copied().zip(self.embed_batch(&batch)?));
+                            }
+                            Ok(done)
+                        })
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(EmbedError::Model("an embedding worker panicked".into()))
+                    })
+                })
+                .collect()
+        });
+        let mut out = vec![Vec::new(); texts.len()];
+        for r in results {
+            for (i, v) in r? {
+                out[i] = v;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// `order` (shortest first) cut into forward passes of at most `BATCH` texts and
+/// `PASS_PIECES` word pieces.
+fn passes<'a>(texts: &[String], order: &'a [usize]) -> Vec<&'a [usize]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for end in 1..=order.len() {
+        let pieces = (texts[order[end - 1]].len() / 4).clamp(1, MAX_TOKENS);
+        let full = end - start == BATCH || (end - start) * pieces > PASS_PIECES;
+        if full && end - start > 1 {
+            out.push(&order[start..end - 1]);
+            start = end - 1;
+        }
+    }
+    if start < order.len() {
+        out.push(&order[start..]);
+    }
+    out
+}
+
+/// Vectors by text position.
+type Embedded = Vec<(usize, Vec<f32>)>;
+
+/// Text positions shortest first (batches of similar length pad little).
+fn by_length(texts: &[String]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| texts[i].len());
+    order
 }
 
 impl Embedder for MiniLm {
@@ -153,15 +236,46 @@ impl Embedder for MiniLm {
         purpose: Purpose,
     ) -> BoxFuture<'a, Result<Vec<Vec<f32>>, EmbedError>> {
         if purpose == Purpose::Query {
-            return Box::pin(self.queries.embed(texts.to_vec()));
+            // One job per text: idle workers embed a search's texts (the question,
+            // the question with concept terms) side by side; busy ones batch them
+            // with other turns' anyway.
+            return Box::pin(async move {
+                let each = texts.iter().map(|t| self.queries.embed(vec![t.clone()]));
+                let vectors = futures::future::try_join_all(each).await?;
+                Ok(vectors.into_iter().flatten().collect())
+            });
         }
         let inner = self.inner.clone();
         let texts = texts.to_vec();
         // CPU-bound: off the async workers.
         Box::pin(async move {
-            tokio::task::spawn_blocking(move || inner.embed_all(&texts))
+            tokio::task::spawn_blocking(move || inner.embed_passages(&texts))
                 .await
                 .map_err(|e| EmbedError::Model(e.to_string()))?
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passes_keep_every_text_once_and_long_ones_in_small_batches() {
+        let texts: Vec<String> = (0..40)
+            .map(|i| "word ".repeat(if i < 20 { 10 } else { 200 }))
+            .collect();
+        let order = by_length(&texts);
+        let p = passes(&texts, &order);
+        let mut seen: Vec<usize> = p.iter().flat_map(|b| b.iter().copied()).collect();
+        seen.sort();
+        assert_eq!(seen, (0..40).collect::<Vec<_>>());
+        assert!(p.iter().all(|b| b.len() <= BATCH && !b.is_empty()));
+        // 1,000-character texts (about 250 pieces) go at most eight at a time.
+        assert!(
+            p.iter()
+                .filter(|b| b.iter().all(|&i| i >= 20))
+                .all(|b| b.len() <= 8)
+        );
     }
 }
