@@ -6,28 +6,51 @@ use figment::Figment;
 use std::path::Path;
 
 pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut bad = |key: &str, value: &dyn std::fmt::Display, why: String| {
-        let source = figment
+    let mut p = Problems {
+        figment,
+        out: Vec::new(),
+    };
+    server(config, &mut p);
+    llm(config, &mut p);
+    outbound(config, &mut p);
+    embedder(config, &mut p);
+    sources(config, &mut p);
+    admin(config, &mut p);
+    p.out
+}
+
+/// What is wrong, each line naming the setting, its value and where it came from.
+struct Problems<'a> {
+    figment: &'a Figment,
+    out: Vec<String>,
+}
+
+impl Problems<'_> {
+    fn bad(&mut self, key: &str, value: &dyn std::fmt::Display, why: String) {
+        let source = self
+            .figment
             .find_metadata(key)
             .map(|m| match &m.source {
                 Some(src) => format!("{} {src}", m.name),
                 None => m.name.to_string(),
             })
             .unwrap_or_else(|| "default".into());
-        out.push(format!(
+        self.out.push(format!(
             "{key} = {value:?} (from {source}): {why}",
             value = value.to_string()
         ));
-    };
+    }
+}
 
+/// The data dir, assets, hosts, limits and logging.
+fn server(config: &Config, report: &mut Problems) {
     if let Err(why) = check_data_dir(&config.data_dir) {
-        bad("data_dir", &config.data_dir.display(), why);
+        report.bad("data_dir", &config.data_dir.display(), why);
     }
     if let Some(dir) = &config.server.assets_dir
         && !dir.join("index.html").is_file()
     {
-        bad(
+        report.bad(
             "server.assets_dir",
             &dir.display(),
             "no index.html in this directory (run `trunk build --release`)".into(),
@@ -35,7 +58,7 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
     }
     let hosts = config.server.allowed_hosts();
     if hosts.is_empty() {
-        bad(
+        report.bad(
             "server.allowed_hosts",
             &config.server.allowed_hosts,
             "list at least one host name, or `*` to accept any".into(),
@@ -44,7 +67,7 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
         .iter()
         .find(|h| h.contains("://") || h.contains('/') || h.contains(char::is_whitespace))
     {
-        bad(
+        report.bad(
             "server.allowed_hosts",
             &config.server.allowed_hosts,
             format!("{h:?} is not a host name (no scheme or path, e.g. `chat.example.com`)"),
@@ -58,7 +81,7 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
         .filter(|p| !p.is_empty())
     {
         if p.parse::<std::net::IpAddr>().is_err() {
-            bad(
+            report.bad(
                 "server.trusted_proxies",
                 &config.server.trusted_proxies,
                 format!("{p:?} is not an IP address"),
@@ -66,58 +89,61 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
         }
     }
     if config.server.max_concurrent_turns == 0 {
-        bad(
+        report.bad(
             "server.max_concurrent_turns",
             &0,
             "must be at least 1".into(),
         );
     }
     if config.server.turns_per_minute == 0 {
-        bad("server.turns_per_minute", &0, "must be at least 1".into());
+        report.bad("server.turns_per_minute", &0, "must be at least 1".into());
     }
     if config.server.turn_timeout_secs < 5 {
-        bad(
+        report.bad(
             "server.turn_timeout_secs",
             &config.server.turn_timeout_secs,
             "must be at least 5".into(),
         );
     }
     if let Err(e) = tracing_subscriber::EnvFilter::try_new(&config.log.level) {
-        bad(
+        report.bad(
             "log.level",
             &config.log.level,
             format!("not a valid tracing filter: {e}"),
         );
     }
+}
 
+/// The model server: its URL, sampling and timeouts.
+fn llm(config: &Config, report: &mut Problems) {
     let llm = &config.llm;
     if let Some(url) = &llm.base_url {
         match url::Url::parse(url) {
-            Err(e) => bad("llm.base_url", url, format!("not a valid URL: {e}")),
-            Ok(u) if !matches!(u.scheme(), "http" | "https") => bad(
+            Err(e) => report.bad("llm.base_url", url, format!("not a valid URL: {e}")),
+            Ok(u) if !matches!(u.scheme(), "http" | "https") => report.bad(
                 "llm.base_url",
                 url,
                 format!("scheme must be http or https, not {}", u.scheme()),
             ),
             Ok(u) if u.host_str().is_none() => {
-                bad("llm.base_url", url, "the URL has no host".into())
+                report.bad("llm.base_url", url, "the URL has no host".into())
             }
             Ok(_) => {}
         }
         match llm.provider {
             LlmProvider::Openai if llm.model.as_deref().unwrap_or("").is_empty() => {
-                bad("llm.model", &"", "required when llm.base_url is set".into())
+                report.bad("llm.model", &"", "required when llm.base_url is set".into())
             }
             LlmProvider::Azure => {
                 if llm.deployment.as_deref().unwrap_or("").is_empty() {
-                    bad(
+                    report.bad(
                         "llm.deployment",
                         &"",
                         "required for the azure provider".into(),
                     );
                 }
                 if llm.api_version.as_deref().unwrap_or("").is_empty() {
-                    bad(
+                    report.bad(
                         "llm.api_version",
                         &"",
                         "required for the azure provider".into(),
@@ -127,6 +153,44 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
             _ => {}
         }
     }
+    if !(0.0..=2.0).contains(&llm.temperature) {
+        report.bad(
+            "llm.temperature",
+            &llm.temperature,
+            "must be between 0 and 2".into(),
+        );
+    }
+    if llm.max_tokens == 0 {
+        report.bad(
+            "llm.max_tokens",
+            &llm.max_tokens,
+            "must be at least 1".into(),
+        );
+    }
+    for (key, secs) in [
+        ("llm.connect_timeout_secs", llm.connect_timeout_secs),
+        ("llm.first_token_timeout_secs", llm.first_token_timeout_secs),
+        ("llm.total_timeout_secs", llm.total_timeout_secs),
+    ] {
+        if secs == 0 {
+            report.bad(key, &secs, "must be at least 1 second".into());
+        }
+    }
+    if llm.first_token_timeout_secs > llm.total_timeout_secs {
+        report.bad(
+            "llm.first_token_timeout_secs",
+            &llm.first_token_timeout_secs,
+            format!(
+                "must not exceed llm.total_timeout_secs ({})",
+                llm.total_timeout_secs
+            ),
+        );
+    }
+}
+
+/// Where requests go (tracker, webhook, telemetry) and the CA files for outbound TLS.
+fn outbound(config: &Config, report: &mut Problems) {
+    let llm = &config.llm;
     let req = &config.requests;
     if let Some(repo) = &req.github_repo {
         let parts: Vec<&str> = repo.split('/').collect();
@@ -135,17 +199,17 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
                 .iter()
                 .any(|p| p.is_empty() || p.contains(char::is_whitespace))
         {
-            bad("requests.github_repo", repo, "must be `owner/name`".into());
+            report.bad("requests.github_repo", repo, "must be `owner/name`".into());
         }
         if req.github_token.is_none() {
-            bad(
+            report.bad(
                 "requests.github_token",
                 &"",
                 "required with requests.github_repo".into(),
             );
         }
         if req.webhook_url.is_some() {
-            bad(
+            report.bad(
                 "requests.webhook_url",
                 &"",
                 "set either requests.github_repo or requests.webhook_url, not both".into(),
@@ -172,19 +236,19 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
             Ok(u)
                 if u.scheme() == "http"
                     && matches!(u.host_str(), Some("127.0.0.1" | "localhost" | "[::1]")) => {}
-            Ok(u) if u.scheme() == "http" => bad(
+            Ok(u) if u.scheme() == "http" => report.bad(
                 key,
                 &value,
                 "must be https (http only to this machine)".into(),
             ),
-            _ => bad(key, &value, "not an http(s) URL with a host".into()),
+            _ => report.bad(key, &value, "not an http(s) URL with a host".into()),
         }
     }
     for (key, url) in [("otel.endpoint", config.otel.endpoint.as_ref())] {
         if let Some(url) = url
             && !matches!(url::Url::parse(url), Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
         {
-            bad(key, url, "not an http(s) URL with a host".into());
+            report.bad(key, url, "not an http(s) URL with a host".into());
         }
     }
     for (key, file) in [
@@ -194,62 +258,33 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
         if let Some(path) = file
             && let Err(why) = super::extra_roots(path)
         {
-            bad(key, &path.display(), why);
+            report.bad(key, &path.display(), why);
         }
     }
-    if !(0.0..=2.0).contains(&llm.temperature) {
-        bad(
-            "llm.temperature",
-            &llm.temperature,
-            "must be between 0 and 2".into(),
-        );
-    }
-    if llm.max_tokens == 0 {
-        bad(
-            "llm.max_tokens",
-            &llm.max_tokens,
-            "must be at least 1".into(),
-        );
-    }
-    for (key, secs) in [
-        ("llm.connect_timeout_secs", llm.connect_timeout_secs),
-        ("llm.first_token_timeout_secs", llm.first_token_timeout_secs),
-        ("llm.total_timeout_secs", llm.total_timeout_secs),
-    ] {
-        if secs == 0 {
-            bad(key, &secs, "must be at least 1 second".into());
-        }
-    }
-    if llm.first_token_timeout_secs > llm.total_timeout_secs {
-        bad(
-            "llm.first_token_timeout_secs",
-            &llm.first_token_timeout_secs,
-            format!(
-                "must not exceed llm.total_timeout_secs ({})",
-                llm.total_timeout_secs
-            ),
-        );
-    }
+}
+
+/// The embedder: model files, endpoint, batch size.
+fn embedder(config: &Config, report: &mut Problems) {
     let emb = &config.embedder;
     match emb.kind {
-        super::EmbedderKind::Minilm if !super::model_files_present(&config.model_dir()) => bad(
+        super::EmbedderKind::Minilm if !super::model_files_present(&config.model_dir()) => report.bad(
             "embedder.model_dir",
             &config.model_dir().display(),
             "no model.safetensors, tokenizer.json and config.json here (run scripts/setup, or use embedder.kind = \"auto\")".into(),
         ),
         super::EmbedderKind::Openai => {
             match &emb.base_url {
-                None => bad("embedder.base_url", &"", "required for the openai embedder".into()),
+                None => report.bad("embedder.base_url", &"", "required for the openai embedder".into()),
                 Some(u) if url::Url::parse(u).map_or(true, |u| !matches!(u.scheme(), "http" | "https")) => {
-                    bad("embedder.base_url", u, "not a valid http(s) URL".into())
+                    report.bad("embedder.base_url", u, "not a valid http(s) URL".into())
                 }
                 _ => {}
             }
             match emb.provider {
                 LlmProvider::Openai if emb.model.as_deref().unwrap_or("").is_empty() => {
-                    bad("embedder.model", &"", "required for the openai embedder".into())
+                    report.bad("embedder.model", &"", "required for the openai embedder".into())
                 }
-                LlmProvider::Azure if emb.deployment.is_none() || emb.api_version.is_none() => bad(
+                LlmProvider::Azure if emb.deployment.is_none() || emb.api_version.is_none() => report.bad(
                     "embedder.deployment",
                     &emb.deployment.clone().unwrap_or_default(),
                     "azure embeddings need embedder.deployment and embedder.api_version".into(),
@@ -260,26 +295,30 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
         _ => {}
     }
     if emb.batch_size == 0 {
-        bad(
+        report.bad(
             "embedder.batch_size",
             &emb.batch_size,
             "must be at least 1".into(),
         );
     }
+}
+
+/// Collections and doc sets to index.
+fn sources(config: &Config, report: &mut Problems) {
     for (i, c) in config.collections.iter().enumerate() {
         let key = format!("collections[{i}]");
         match (&c.path, &c.git_url) {
-            (Some(_), Some(_)) | (None, None) => bad(
+            (Some(_), Some(_)) | (None, None) => report.bad(
                 &key,
                 &c.name.clone().unwrap_or_default(),
                 "set exactly one of `path` or `git_url`".into(),
             ),
-            (Some(p), None) if !p.join("codebundles").is_dir() => bad(
+            (Some(p), None) if !p.join("codebundles").is_dir() => report.bad(
                 &format!("{key}.path"),
                 &p.display(),
                 "not a codecollection (no codebundles/ directory)".into(),
             ),
-            (None, Some(u)) if !looks_like_git_url(u) => bad(
+            (None, Some(u)) if !looks_like_git_url(u) => report.bad(
                 &format!("{key}.git_url"),
                 u,
                 "not a git URL (https://, ssh://, file:// or git@host:path)".into(),
@@ -287,7 +326,7 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
             _ => {}
         }
         if c.git_ref.is_some() && c.git_url.is_none() {
-            bad(
+            report.bad(
                 &format!("{key}.ref"),
                 &c.git_ref.clone().unwrap_or_default(),
                 "`ref` needs `git_url`".into(),
@@ -296,23 +335,26 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
     }
     for (i, d) in config.docs.iter().enumerate() {
         if !d.path.is_dir() {
-            bad(
+            report.bad(
                 &format!("docs[{i}].path"),
                 &d.path.display(),
                 "not a directory".into(),
             );
         }
     }
+}
+
+/// The admin token.
+fn admin(config: &Config, report: &mut Problems) {
     if let Some(token) = &config.admin.token
         && token.expose().chars().count() < 16
     {
-        bad(
+        report.bad(
             "admin.token",
             token,
             "must be at least 16 characters".into(),
         );
     }
-    out
 }
 
 /// The data dir must exist (it is created) and be writable: probe with a real file.
