@@ -57,6 +57,10 @@ fn public_golden_sets_on_the_public_collections() {
         ("public2", "heldout", "retrieval", 0.80, 0.0),
         ("public2", "tuning", "agent", 0.80, 0.7),
         ("public2", "heldout", "agent", 0.76, 0.5),
+        ("public3", "tuning", "retrieval", 0.76, 0.0),
+        ("public3", "heldout", "retrieval", 0.80, 0.0),
+        ("public3", "tuning", "agent", 0.82, 0.75),
+        ("public3", "heldout", "agent", 0.83, 0.75),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",
