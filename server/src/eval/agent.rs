@@ -126,6 +126,7 @@ fn score(
         top_fused: 0.0,
         second_fused: 0.0,
         evidence: Vec::new(),
+        signals: Vec::new(),
         top,
         no_match,
         ms,

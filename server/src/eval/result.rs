@@ -23,6 +23,10 @@ pub struct QuestionResult {
     /// `action-missing`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub evidence: Vec<String>,
+    /// Retrieval mode: (vector, BM25) signals of the top ten, for fitting the
+    /// calibration on more than the fused score.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signals: Vec<(f32, f32)>,
     pub no_match: bool,
     pub ms: f64,
     pub expected: Vec<String>,

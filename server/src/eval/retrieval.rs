@@ -67,7 +67,12 @@ pub async fn run_retrieval_with(
             second_fused: res.bundles.get(1).map_or(0.0, |b| b.signals.fused),
             evidence: {
                 let mut e = Vec::new();
-                if !res.uncovered.is_empty() {
+                // As the ranking reads it: an uncovered product beside a covered
+                // one is part of the setting, not the subject.
+                if !res.uncovered.is_empty()
+                    && !crate::query::Query::parse(&text, &searcher.snapshot().vocab)
+                        .names_covered_product()
+                {
                     e.push("uncovered".to_string());
                 }
                 if !res.unknown.is_empty() {
@@ -82,6 +87,12 @@ pub async fn run_retrieval_with(
                 }
                 e
             },
+            signals: res
+                .bundles
+                .iter()
+                .take(10)
+                .map(|b| (b.signals.vector, b.signals.bm25))
+                .collect(),
             top: top.into_iter().take(10).collect(),
             no_match: res.no_match,
             ms,

@@ -147,7 +147,9 @@ impl Query {
         q.terms.retain(|t| !vocab.only_by_stem(t));
 
         for c in &lex.concepts {
-            if c.phrases.iter().any(|p| p.matches(&q.stems)) {
+            if c.phrases.iter().any(|p| p.matches(&q.stems))
+                || names_its_mechanism(c, &q.words, vocab)
+            {
                 for t in &c.terms {
                     if !q.concepts.contains(t) {
                         q.concepts.push(t.clone());
@@ -258,6 +260,21 @@ impl Query {
     }
 }
 
+/// A question may name a concept by its mechanism instead of describing it:
+/// "CrashLoopBackOff" rather than "keeps restarting". A concept's first term is that
+/// mechanism; when it is a specialised word (not everyday English) that at most one
+/// bundle uses in its names and tasks, the catalog describes it in other words
+/// (container restarts), so the question takes the concept's terms as if a phrase
+/// had matched. Words the catalog does use by name need no help.
+fn names_its_mechanism(c: &lexicon::Concept, words: &[String], vocab: &CorpusVocab) -> bool {
+    c.terms.first().is_some_and(|t| {
+        vocab.common.is_some()
+            && !vocab.is_common(t)
+            && vocab.bundles_using(t) <= 1
+            && words.iter().any(|w| w == t)
+    })
+}
+
 /// "can a runbook …", "will any tool …": whether the registry can make the change
 /// is asking for it (a modal, a determiner, then one of the registry's role words
 /// in either vocabulary right before the verb).
@@ -275,6 +292,17 @@ fn asks_the_registry(i: usize, words: &[String], stems: &[String], lex: &Lexicon
             .any(|p| p.len() == 1 && p.find(&stems[i - 1..i]) == Some(0))
 }
 
+/// Is word `i` where a request's verb goes: the start of the question, after
+/// "how do i", "can you", "need to", "i", "we", or "can a runbook"?
+fn in_request_position(i: usize, words: &[String], stems: &[String], lex: &Lexicon) -> bool {
+    i == 0
+        || REQUEST_LEADS
+            .iter()
+            .any(|l| i >= l.len() && l.find(&stems[i - l.len()..i]) == Some(0))
+        || (i >= 1 && matches!(words[i - 1].as_str(), "i" | "we" | "to" | "me"))
+        || asks_the_registry(i, words, stems, lex)
+}
+
 /// Actions in request position: at the start of the question or a clause, or after
 /// "how do i", "can you", "need to" … "pods keep restarting" describes a symptom;
 /// "restart the pods" and "how do i restart them" ask for a change.
@@ -286,12 +314,12 @@ fn requested_actions(words: &[String], stems: &[String], lex: &Lexicon) -> Vec<S
             while let Some(i) = f.find(&stems[from..]).map(|i| i + from) {
                 // Only the base form asks ("restore", not "restored" or "restoring").
                 let base = words[i] == f.text.split_whitespace().next().unwrap_or("");
-                let lead = i == 0
-                    || REQUEST_LEADS
-                        .iter()
-                        .any(|l| i >= l.len() && l.find(&stems[i - l.len()..i]) == Some(0))
-                    || (i >= 1 && matches!(words[i - 1].as_str(), "i" | "we" | "to" | "me"))
-                    || asks_the_registry(i, words, stems, lex);
+                // "close or ack the alert": a verb offered as the alternative to one
+                // in request position is asked for too ("and" is a lead already).
+                let lead = in_request_position(i, words, stems, lex)
+                    || (i >= 2
+                        && words[i - 1] == "or"
+                        && in_request_position(i - 2, words, stems, lex));
                 if base && lead && !out.contains(&a.name) {
                     out.push(a.name.clone());
                 }

@@ -147,6 +147,15 @@ fn actions_only_in_request_position() {
             .actions
             .contains(&"scale".to_string())
     );
+    // The alternative to a requested verb is requested too; an alternative to a
+    // symptom is not.
+    assert!(
+        Query::parse("could a runbook check or purge the stale cache", &v)
+            .actions
+            .contains(&"purge".to_string())
+    );
+    let symptom = Query::parse("pods crashing or restart loops", &v);
+    assert!(symptom.actions.is_empty(), "{:?}", symptom.actions);
 }
 
 /// A planned variation is judged on everything the user asked: the change they
@@ -348,4 +357,24 @@ fn asking_whether_a_bundle_can_do_it_is_asking_for_it() {
     assert_eq!(q.actions, vec!["acknowledge".to_string()], "{q:?}");
     let q = Query::parse("the pager keeps acknowledging alerts late", &v);
     assert!(q.actions.is_empty(), "{:?}", q.actions);
+}
+
+/// A question that names the mechanism ("CrashLoopBackOff") instead of describing
+/// it gets the concept's terms, because no bundle in this catalog uses that word;
+/// a word the catalog names bundles with does not expand.
+#[test]
+fn a_concept_is_named_by_its_mechanism_when_the_catalog_does_not_use_it() {
+    let v = vocab();
+    let q = Query::parse("web pods in CrashLoopBackOff", &v);
+    assert!(
+        q.concepts.contains(&"restarts".to_string()),
+        "{:?}",
+        q.concepts
+    );
+    let q = Query::parse("kubernetes namespace overview", &v);
+    assert!(
+        !q.concepts.contains(&"restarts".to_string()),
+        "{:?}",
+        q.concepts
+    );
 }

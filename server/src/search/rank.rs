@@ -9,7 +9,7 @@
 //! see README), then calibration to a probability, filters, MMR, and the no-match
 //! decision.
 
-use super::calibrate::{Evidence, calibrated, calibrated_section, nothing_fits};
+use super::calibrate::{Evidence, UNCOVERED_SUBJECT, calibrated, calibrated_section, nothing_fits};
 use super::signals::{
     Acc, KeywordSignals, accumulate, explain, graph_signal, keyword_signals, norm_cos,
     prior_and_actions, vector_signals,
@@ -185,7 +185,7 @@ fn fuse_and_calibrate(
     let mut scored: Vec<(u32, f32, Acc)> = fused
         .into_iter()
         .enumerate()
-        .map(|(i, (b, a))| {
+        .map(|(i, (b, mut a))| {
             let evidence = Evidence {
                 // A product the catalog never mentions says nothing fits only when
                 // it is what the question is about: beside a product the catalog
@@ -196,6 +196,7 @@ fn fuse_and_calibrate(
                 action_missing: a.action_missing,
                 margin: a.fused - if i == 0 { second } else { first },
             };
+            a.uncovered_subject = evidence.uncovered;
             (b, calibrated(&s.embedder_id, a.fused, &evidence), a)
         })
         .collect();
@@ -226,6 +227,9 @@ fn hit(s: &Snapshot, b: u32, score: f32, a: &Acc, o: &SearchOptions) -> BundleHi
     }
     if a.action_missing {
         fired.push("action-missing".to_string());
+    }
+    if a.uncovered_subject {
+        fired.push(UNCOVERED_SUBJECT.to_string());
     }
     fired.extend(
         o.filters

@@ -36,6 +36,8 @@ pub(super) struct Acc {
     pub(super) summary: f32,
     /// The question asks for a change none of the bundle's tasks performs.
     pub(super) action_missing: bool,
+    /// The question is about a product the catalog never mentions.
+    pub(super) uncovered_subject: bool,
     /// The weighted sum of the signals.
     pub(super) fused: f32,
     /// Best cosine for the question as typed and with concept terms added.
