@@ -294,12 +294,18 @@ test('a preview from the catalog shows while the model writes, then gives way', 
     platform: 'kubernetes', access: 'read-only', relevance: 0.9, matched_tasks: [], task_count: 3,
     sli_count: 0, tags: [], source_url: null,
   };
+  // A bundle shown without a ranking (a keyword's caller, a related bundle) says so
+  // instead of showing 0 %.
+  const related = {
+    ...card, key: 'kube-ops/k8s-namespace-overview', slug: 'k8s-namespace-overview',
+    display_name: 'Kubernetes Namespace Overview', relevance: null,
+  };
   const citation = { id: 'bundle:kube-ops/k8s-pod-crashloop-triage', kind: 'bundle', label: card.display_name, url: null };
   const sse = (events: object[]) => events
     .map((e: any, i) => `id: ${i}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
   const head = [
     { type: 'stage', name: 'write', detail: 'Writing…' },
-    { type: 'cards', cards: [card] },
+    { type: 'cards', cards: [card, related] },
     { type: 'citations', citations: [citation] },
     { type: 'preview', text: 'Start with **Crashloop Triage** [bundle:kube-ops/k8s-pod-crashloop-triage].' },
   ];
@@ -319,6 +325,8 @@ test('a preview from the catalog shows while the model writes, then gives way', 
   await expect(preview).toBeVisible();
   await expect(preview).toContainText('Crashloop Triage');
   await expect(page.getByTestId('card').first()).toHaveAttribute('data-key', card.key);
+  await expect(page.getByTestId('card').first().getByTestId('card-relevance')).toHaveText('90%');
+  await expect(page.getByTestId('card').nth(1).getByTestId('card-relevance')).toHaveText('related');
   // The model's first text replaces the preview.
   withModel = true;
   await page.getByTestId('question-input').fill('pods keep restarting again');

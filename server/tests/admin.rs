@@ -332,7 +332,7 @@ fn record(session: &str, f: &Fx) -> TurnRecord {
             slug: "x".into(),
             ..Default::default()
         },
-        0.0,
+        Some(0.0),
         Vec::new(),
     );
     let timings = match f.timings {

@@ -395,8 +395,14 @@ async fn a_keyword_answer_points_at_real_calls_of_it() {
             .unwrap();
     let calls: Vec<_> = at.captures_iter(&text).collect();
     assert!(!calls.is_empty(), "{text}");
-    // The users shown are cards, and each line shown calls the keyword.
+    // The users shown are cards, and each line shown calls the keyword. They are
+    // there because they call it, not ranked against the question: no relevance.
     assert!(!cards(&ev).is_empty());
+    for (_, e) in &ev {
+        if let ChatEvent::Cards { cards } = e {
+            assert!(cards.iter().all(|c| c.relevance.is_none()), "{cards:?}");
+        }
+    }
     check_grounding(&ev);
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/collections");
     for c in calls {

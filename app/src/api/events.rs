@@ -25,8 +25,12 @@ pub struct Card {
     pub key: String,
     #[serde(flatten)]
     pub bundle: BundleHeader,
-    /// Calibrated relevance, 0–1 (probability the bundle is a right answer).
-    pub relevance: f32,
+    /// Calibrated relevance, 0–1 (probability the bundle is a right answer);
+    /// `None` for a bundle this turn's search did not rank: one that calls the
+    /// keyword asked about, the subject carried from an earlier answer, a related
+    /// bundle. A 0 % there would say "wrong answer" of a bundle shown on purpose.
+    #[serde(default)]
+    pub relevance: Option<f32>,
     /// Tasks/SLIs that matched the question, best first.
     pub matched_tasks: Vec<String>,
 }
@@ -35,13 +39,17 @@ crate::derefs_to_header!(Card, bundle);
 
 impl Card {
     /// A card for `bundle` with the relevance and matched tasks a search gave it.
-    pub fn new(bundle: BundleHeader, relevance: f32, matched_tasks: Vec<String>) -> Card {
+    pub fn new(bundle: BundleHeader, relevance: Option<f32>, matched_tasks: Vec<String>) -> Card {
         Card {
             key: bundle.key(),
             bundle,
             relevance,
             matched_tasks,
         }
+    }
+    /// The relevance as a whole percentage, when this turn's search ranked it.
+    pub fn relevance_percent(&self) -> Option<u32> {
+        self.relevance.map(|r| (r * 100.0).round() as u32)
     }
 }
 

@@ -507,7 +507,7 @@ mod tests {
                 display_name: "Kubernetes Pod Crashloop Triage".into(),
                 ..Default::default()
             },
-            0.0,
+            None,
             Vec::new(),
         );
         let prev = PastTurn {

@@ -71,12 +71,14 @@ async fn turn(
                         .map(|t| format!(" · matched: {t}"))
                         .unwrap_or_default();
                     eprintln!(
-                        "  ▸ {} ({}) {} · {} · relevance {:.0}%{matched}",
+                        "  ▸ {} ({}) {} · {}{}{matched}",
                         c.display_name,
                         c.key,
                         c.platform,
                         c.access,
-                        c.relevance * 100.0
+                        c.relevance_percent()
+                            .map(|p| format!(" · relevance {p}%"))
+                            .unwrap_or_default()
                     );
                 }
             }

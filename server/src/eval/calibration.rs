@@ -33,7 +33,7 @@ pub struct Calibration {
 pub fn calibration(results: &[QuestionResult]) -> Option<Calibration> {
     let points: Vec<(f64, bool)> = results
         .iter()
-        .filter(|r| !r.top.is_empty())
+        .filter(|r| !r.top.is_empty() && !r.unranked_top)
         .filter_map(|r| match r.category.as_str() {
             "no-match" => Some((r.top_score as f64, false)),
             _ if r.expected.is_empty() => None,

@@ -13,6 +13,10 @@ pub struct QuestionResult {
     pub hit_rank: Option<usize>,
     pub top: Vec<String>,
     pub top_score: f32,
+    /// Agent mode: the first card was shown unranked (a keyword's caller, a
+    /// related bundle): it has no score, so calibration leaves it out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unranked_top: bool,
     /// Retrieval mode: the top result's fused signal (what calibration maps).
     #[serde(default)]
     pub top_fused: f32,

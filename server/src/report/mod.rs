@@ -107,12 +107,14 @@ pub fn markdown(s: &SessionView, graph: &Graph) -> String {
                     .unwrap_or_default();
                 let _ = writeln!(
                     out,
-                    "- **{}** (`{}`, {}, {}, relevance {:.0}%){link}",
+                    "- **{}** (`{}`, {}, {}{}){link}",
                     c.display_name,
                     c.key,
                     c.platform,
                     c.access,
-                    c.relevance * 100.0
+                    c.relevance_percent()
+                        .map(|p| format!(", relevance {p}%"))
+                        .unwrap_or_default()
                 );
                 for task in c.matched_tasks.iter().take(3) {
                     let _ = writeln!(out, "  - matched task: {task}");

@@ -332,7 +332,7 @@ pub fn CardsTable(cards: Vec<Card>) -> impl IntoView {
                             </td>
                             <td>{c.bundle.platform}</td>
                             <td>{c.bundle.access.as_str()}</td>
-                            <td class="num">{pct(c.relevance as f64)}</td>
+                            <td class="num">{c.relevance.map_or_else(|| "—".to_string(), |r| pct(r as f64))}</td>
                         </tr>
                     }).collect_view()}
                 </tbody>

@@ -51,7 +51,6 @@ fn plain_title(t: &str) -> String {
 fn CardView(exchange: u64, card: Card, number: Option<usize>) -> impl IntoView {
     let shared = Shared::get();
     let key = card.key.clone();
-    let relevance = (card.relevance * 100.0).round() as u32;
     let read_write = card.access == crate::api::catalog::Access::ReadWrite;
     let tags: Vec<String> = card.tags.iter().take(5).cloned().collect();
     let matched: Vec<String> = card
@@ -73,11 +72,21 @@ fn CardView(exchange: u64, card: Card, number: Option<usize>) -> impl IntoView {
                         }>{card.display_name.clone()}</button>
                     <span class="card-collection" data-testid="card-collection">{card.collection.clone()}</span>
                 </div>
-                <span class="relevance" data-testid="card-relevance"
-                    title="Calibrated relevance: the estimated chance that this bundle is a right answer">
-                    <span class="relevance-bar"><span style=format!("width: {relevance}%")></span></span>
-                    {format!("{relevance}%")}
-                </span>
+                {match card.relevance_percent() {
+                    Some(relevance) => view! {
+                        <span class="relevance" data-testid="card-relevance"
+                            title="Calibrated relevance: the estimated chance that this bundle is a right answer">
+                            <span class="relevance-bar"><span style=format!("width: {relevance}%")></span></span>
+                            {format!("{relevance}%")}
+                        </span>
+                    }.into_any(),
+                    None => view! {
+                        <span class="relevance unranked" data-testid="card-relevance"
+                            title="Not ranked for this question: shown because it calls the keyword asked about, was the subject of an earlier answer, or is related to it">
+                            "related"
+                        </span>
+                    }.into_any(),
+                }}
             </div>
             <p class="card-description">{card.description.clone()}</p>
             <div class="badges">

@@ -141,7 +141,7 @@ fn RequestForm(ctx: RequestContext) -> impl IntoView {
                                                 <button type="button" class="link" on:click=move |_| shared.drawer.set(Some(key.clone()))>
                                                     {c.display_name.clone()}
                                                 </button>
-                                                <span class="muted">{format!(" {} · {} · relevance {:.0}%", c.key, c.platform, c.relevance * 100.0)}</span>
+                                                <span class="muted">{format!(" {} · {}{}", c.key, c.platform, c.relevance_percent().map(|p| format!(" · relevance {p}%")).unwrap_or_default())}</span>
                                             </li>
                                         }
                                     }).collect_view()}

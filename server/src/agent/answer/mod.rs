@@ -74,23 +74,32 @@ impl Grounding {
     }
 
     /// A card for a bundle: from this turn's hit when there is one, else from the
-    /// subject card the previous turn showed, else from the index.
+    /// subject card the previous turn showed, else from the index, unranked. A
+    /// keyword question's bundles are shown because they call the keyword, not
+    /// ranked as answers: their search score would say how well they fit the words
+    /// of a question about a keyword, so they are unranked too.
     pub fn card(&self, key: &str) -> Option<Card> {
-        if let Some(h) = self.hit(key) {
+        let a_caller = self.category == Category::KeywordLibrary
+            && (self.keyword_users.values().flatten().any(|u| u.key == key)
+                || self
+                    .library
+                    .as_ref()
+                    .is_some_and(|l| l.users.iter().any(|(k, _)| k == key)));
+        if let Some(h) = self.hit(key).filter(|_| !a_caller) {
             return Some(card_from_hit(h));
         }
         if let Some(s) = self.rewrite.subject.as_ref().filter(|s| s.key == key) {
             return Some(s.clone());
         }
         let b = &self.snapshot.bundles[*self.snapshot.bundle_by_key.get(key)? as usize];
-        Some(Card::new(b.header.clone(), 0.0, Vec::new()))
+        Some(Card::new(b.header.clone(), None, Vec::new()))
     }
 }
 
 pub fn card_from_hit(h: &BundleHit) -> Card {
     Card::new(
         h.bundle.clone(),
-        h.score,
+        Some(h.score),
         h.matched.iter().map(|m| m.name.clone()).collect(),
     )
 }
@@ -186,7 +195,7 @@ fn confidence(g: &Grounding, citations: &[Citation], cards: &[Card], no_match: b
     if no_match {
         return best.min(0.4);
     }
-    let mut scores: Vec<f32> = cards.iter().map(|c| c.relevance).collect();
+    let mut scores: Vec<f32> = cards.iter().filter_map(|c| c.relevance).collect();
     scores.extend(
         citations
             .iter()
