@@ -267,11 +267,12 @@ impl Query {
 /// (container restarts), so the question takes the concept's terms as if a phrase
 /// had matched. Words the catalog does use by name need no help.
 fn names_its_mechanism(c: &lexicon::Concept, words: &[String], vocab: &CorpusVocab) -> bool {
+    // The cheap test first: this runs for every concept on every parse.
     c.terms.first().is_some_and(|t| {
-        vocab.common.is_some()
+        words.iter().any(|w| w == t)
+            && vocab.common.is_some()
             && !vocab.is_common(t)
             && vocab.bundles_using(t) <= 1
-            && words.iter().any(|w| w == t)
     })
 }
 
