@@ -15,6 +15,12 @@ use tokio_util::sync::CancellationToken;
 pub struct Services {
     pub config: Arc<Config>,
     pub db: Db,
+    /// What replicas share: `db` itself, or Postgres (`database.url`).
+    pub shared: crate::store::Shared,
+    /// Sessions and turns, in `shared`.
+    pub conversations: crate::memory::Conversations,
+    /// Codebundle requests, in `shared`.
+    pub requests: crate::requests::Requests,
     pub agent: Arc<Agent>,
     /// Cancelled on SIGINT/SIGTERM; open answer streams end with a `shutting_down` error.
     pub shutdown: CancellationToken,
@@ -34,10 +40,17 @@ impl Services {
         let config = Arc::new(config);
         let embedder =
             crate::index::embed::from_config(&config).map_err(crate::search::SearchError::from)?;
+        let shared = crate::store::Shared::open(&config, &db).await?;
+        let conversations = crate::memory::Conversations(shared.clone());
         let searcher = Searcher::open(db.clone(), embedder, config.data_dir.clone()).await?;
-        let agent = Arc::new(Agent::new(db.clone(), config.clone(), searcher)?);
+        let agent = Arc::new(Agent::new(
+            db.clone(),
+            conversations.clone(),
+            config.clone(),
+            searcher,
+        )?);
         // Turns cut by a crash stay interrupted with what was streamed.
-        match db.write(crate::memory::recover_interrupted).await {
+        match conversations.recover_interrupted().await {
             Ok(0) => {}
             Ok(n) => tracing::warn!(turns = n, "marked turns cut by a crash as interrupted"),
             Err(e) => tracing::error!(error = %e, "cannot recover interrupted turns"),
@@ -52,7 +65,10 @@ impl Services {
                 per_minute,
             ))),
             config,
+            requests: crate::requests::Requests::new(shared.clone(), db.clone()),
             db,
+            shared,
+            conversations,
             agent,
             shutdown: CancellationToken::new(),
             started: Instant::now(),
@@ -95,14 +111,11 @@ pub fn watch_retention(state: &Services) {
     if traces == 0 && sessions == 0 {
         return;
     }
-    let db = state.db.clone();
+    let conversations = state.conversations.clone();
     let stop = state.shutdown.clone();
     tokio::spawn(async move {
         loop {
-            match db
-                .write(move |c| crate::memory::retention::apply(c, traces, sessions))
-                .await
-            {
+            match conversations.retention(traces, sessions).await {
                 Ok((0, 0)) => {}
                 Ok((t, s)) => tracing::info!(traces = t, sessions = s, "retention applied"),
                 Err(e) => tracing::warn!(error = %e, "retention failed"),
@@ -110,6 +123,34 @@ pub fn watch_retention(state: &Services) {
             tokio::select! {
                 _ = stop.cancelled() => break,
                 _ = tokio::time::sleep(Duration::from_secs(3600)) => {}
+            }
+        }
+    });
+}
+
+/// With replicas on Postgres, a replica that dies mid-answer leaves its turn live:
+/// every replica sweeps for turns whose lease ran out, so the conversation shows
+/// the turn as interrupted with what was streamed. SQLite recovers at start-up.
+pub fn watch_live_turns(state: &Services) {
+    if !matches!(state.shared, crate::store::Shared::Postgres(_)) {
+        return;
+    }
+    let conversations = state.conversations.clone();
+    let stop = state.shutdown.clone();
+    let every = Duration::from_secs(crate::memory::LEASE_SECS as u64 / 4);
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = stop.cancelled() => break,
+                _ = tokio::time::sleep(every) => {}
+            }
+            match conversations.recover_interrupted().await {
+                Ok(0) => {}
+                Ok(n) => tracing::warn!(
+                    turns = n,
+                    "marked turns of a stopped replica as interrupted"
+                ),
+                Err(e) => tracing::warn!(error = %e, "cannot sweep for interrupted turns"),
             }
         }
     });

@@ -700,7 +700,24 @@ async fn index_status_and_a_background_reindex() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_are_listed_triaged_and_exported() {
-    let server = TestServer::start_with(with_token).await;
+    triage(TestServer::start_with(with_token).await).await;
+}
+
+/// The same triage, with requests in Postgres.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_are_triaged_the_same_way_on_postgres() {
+    let Some(url) = common::pg::database().await else {
+        return;
+    };
+    let server = TestServer::start_with(move |c| {
+        with_token(c);
+        c.database.url = Some(registry_chat::config::Secret::new(url));
+    })
+    .await;
+    triage(server).await;
+}
+
+async fn triage(server: TestServer) {
     for problem in ["Check Kafka consumer lag", "Rotate Vault tokens"] {
         let res = client()
             .post(server.at("/api/create_request"))

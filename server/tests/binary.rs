@@ -80,6 +80,7 @@ fn wrong_settings_fail_with_the_setting_its_source_and_the_reason() {
         .env("REGISTRY_CHAT_LLM_MODEL", "m")
         .env("REGISTRY_CHAT_LLM_TEMPERATURE", "7")
         .env("REGISTRY_CHAT_ADMIN_TOKEN", "short")
+        .env("REGISTRY_CHAT_DATABASE_URL", "mysql://root:hunter2@db/chat")
         .env(
             "REGISTRY_CHAT_LLM_CA_FILE",
             dir.path().join("missing-ca.pem"),
@@ -100,6 +101,36 @@ fn wrong_settings_fail_with_the_setting_its_source_and_the_reason() {
         err.contains("admin.token") && !err.contains("short\""),
         "token value is masked: {err}"
     );
+    assert!(
+        err.contains("database.url") && err.contains("only `postgres://"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("hunter2"),
+        "the URL's password is masked: {err}"
+    );
+}
+
+/// A Postgres that does not answer stops `serve` with a message naming the
+/// setting's effect, and never the password in the URL.
+#[test]
+fn an_unreachable_postgres_fails_serve_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (ok, _, err) = run(bin()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path())
+        .env(
+            "REGISTRY_CHAT_DATABASE_URL",
+            format!("postgres://chat:hunter2@127.0.0.1:{port}/chat?connect_timeout=2"),
+        ));
+    assert!(!ok);
+    assert!(err.contains("postgres"), "{err}");
+    assert!(!err.contains("hunter2"), "{err}");
 }
 
 #[test]

@@ -38,7 +38,24 @@ fn done(events: &[(String, ChatEvent)]) -> (String, String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_conversation_is_listed_reloaded_renamed_rated_exported_and_deleted() {
-    let server = TestServer::start_indexed(|_| {}).await;
+    lifecycle(TestServer::start_indexed(|_| {}).await).await;
+}
+
+/// The same, with conversations in Postgres (`database.url`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conversation_lives_the_same_life_on_postgres() {
+    let Some(url) = common::pg::database().await else {
+        return;
+    };
+    let server = TestServer::start_indexed(|c| {
+        c.database.url = Some(registry_chat::config::Secret::new(url));
+    })
+    .await;
+    assert_eq!(server.state.conversations.backend(), "postgres");
+    lifecycle(server).await;
+}
+
+async fn lifecycle(server: TestServer) {
     let first = ask(
         &server.url,
         json!({"question": "pods in payments keep restarting, where do I start?"}),
@@ -201,7 +218,25 @@ async fn a_conversation_is_listed_reloaded_renamed_rated_exported_and_deleted() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn codebundle_requests_are_validated_stored_found_and_exported() {
-    let server = TestServer::start_indexed(|_| {}).await;
+    requests(TestServer::start_indexed(|_| {}).await).await;
+}
+
+/// The same, with requests in Postgres (found again by `tsvector`, not FTS5).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codebundle_requests_live_the_same_life_on_postgres() {
+    let Some(url) = common::pg::database().await else {
+        return;
+    };
+    requests(
+        TestServer::start_indexed(|c| {
+            c.database.url = Some(registry_chat::config::Secret::new(url));
+        })
+        .await,
+    )
+    .await;
+}
+
+async fn requests(server: TestServer) {
     let (status, err) = call(
         &server,
         "create_request",

@@ -133,11 +133,17 @@ async fn fake(open: Vec<&'static str>, broken: bool) -> (String, Seen) {
 }
 
 async fn github(api: &str) -> TestServer {
+    github_on(api, None).await
+}
+
+/// With requests in Postgres when `database` is a URL.
+async fn github_on(api: &str, database: Option<String>) -> TestServer {
     let api = api.to_string();
     TestServer::start_with(move |c| {
         c.requests.github_repo = Some("acme/registry".into());
         c.requests.github_token = Some(Secret::new("ghp_scripted"));
         c.requests.github_api_url = api;
+        c.database.url = database.map(Secret::new);
     })
     .await
 }
@@ -166,18 +172,8 @@ fn request(problem: &str) -> Value {
 }
 
 async fn issue_url(server: &TestServer, id: i64) -> Option<String> {
-    server
-        .state
-        .db
-        .read(move |c| {
-            Ok(
-                c.query_row("SELECT issue_url FROM requests WHERE id = ?1", [id], |r| {
-                    r.get(0)
-                })?,
-            )
-        })
-        .await
-        .unwrap()
+    let saved = server.state.requests.saved(id).await.unwrap();
+    saved.request.issue_url
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -243,8 +239,21 @@ async fn a_request_opens_a_labelled_issue_when_no_open_issue_asks_the_same() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_likely_duplicate_is_offered_and_the_request_can_join_it() {
+    duplicate_then_join(None).await;
+}
+
+/// The same claim, release and finish, with requests in Postgres.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_likely_duplicate_is_joined_the_same_way_on_postgres() {
+    let Some(url) = common::pg::database().await else {
+        return;
+    };
+    duplicate_then_join(Some(url)).await;
+}
+
+async fn duplicate_then_join(database: Option<String>) {
     let (api, seen) = fake(vec!["Kafka consumer group lag check for brokers"], false).await;
-    let server = github(&api).await;
+    let server = github_on(&api, database).await;
     let (_, saved) = call(
         &server,
         "create_request",

@@ -29,6 +29,8 @@ use std::sync::Arc;
 
 pub struct Agent {
     pub(crate) db: Db,
+    /// Where turns are saved and a session's memory is read.
+    pub(crate) conversations: crate::memory::Conversations,
     pub(crate) config: Arc<Config>,
     pub(crate) searcher: Arc<Searcher>,
     pub(crate) llm: Option<LlmClient>,
@@ -36,7 +38,12 @@ pub struct Agent {
 }
 
 impl Agent {
-    pub fn new(db: Db, config: Arc<Config>, searcher: Arc<Searcher>) -> Result<Self, AgentError> {
+    pub fn new(
+        db: Db,
+        conversations: crate::memory::Conversations,
+        config: Arc<Config>,
+        searcher: Arc<Searcher>,
+    ) -> Result<Self, AgentError> {
         let llm = if config.llm.is_configured() {
             Some(LlmClient::new(&config.llm)?)
         } else {
@@ -44,6 +51,7 @@ impl Agent {
         };
         Ok(Agent {
             db,
+            conversations,
             config,
             searcher,
             llm,

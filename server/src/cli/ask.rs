@@ -155,10 +155,7 @@ pub fn chat(config: &Config, args: &ChatArgs) -> anyhow::Result<()> {
                         None => eprintln!("(no conversation yet)"),
                         Some(id) => {
                             let id = id.clone();
-                            let view = agent
-                                .db
-                                .read(move |c| crate::memory::session(c, &id))
-                                .await?;
+                            let view = agent.conversations.session(id).await?;
                             for t in view.map(|v| v.turns).unwrap_or_default() {
                                 eprintln!(
                                     "- {} → {}",
@@ -186,10 +183,9 @@ pub fn chat(config: &Config, args: &ChatArgs) -> anyhow::Result<()> {
                                 format.extension()
                             )
                         });
-                        let body = agent
-                            .db
-                            .read(move |c| report::render(c, &id, format))
+                        let body = report::export(&agent.conversations, &agent.db, id, format)
                             .await?
+                            .map(|(_, body)| body)
                             .unwrap_or_default();
                         match std::fs::write(&path, body) {
                             Ok(()) => eprintln!("Wrote {path}"),
@@ -222,8 +218,13 @@ pub fn export(config: &Config, args: &ExportArgs) -> anyhow::Result<()> {
     let db = super::open_db(config)?;
     let format = Format::parse(&args.format).unwrap_or(Format::Markdown);
     let id = args.session.clone();
-    match db.read_blocking(|c| report::render(c, &id, format))? {
-        Some(body) => {
+    let found = super::runtime()?.block_on(async {
+        let conversations =
+            crate::memory::Conversations(crate::store::Shared::open(config, &db).await?);
+        report::export(&conversations, &db, id, format).await
+    })?;
+    match found {
+        Some((_, body)) => {
             print!("{body}");
             Ok(())
         }

@@ -19,6 +19,7 @@ fn runtime_main(config: Config) -> anyhow::Result<()> {
         let state = AppState::open(config, db).await?;
         crate::services::watch_index(&state, std::time::Duration::from_secs(5));
         crate::services::watch_retention(&state);
+        crate::services::watch_live_turns(&state);
 
         let shutdown = state.shutdown.clone();
         tokio::spawn(async move {

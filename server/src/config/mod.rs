@@ -24,6 +24,8 @@ use std::path::PathBuf;
 pub struct Config {
     /// Where the database, model files and cloned collections live.
     pub data_dir: PathBuf,
+    /// Where conversations live when replicas share them (`database.url`).
+    pub database: DatabaseConfig,
     pub server: ServerConfig,
     pub log: LogConfig,
     pub llm: LlmConfig,
@@ -67,6 +69,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             data_dir: PathBuf::from("./data"),
+            database: DatabaseConfig::default(),
             server: ServerConfig::default(),
             log: LogConfig::default(),
             llm: LlmConfig::default(),
@@ -102,6 +105,27 @@ pub fn model_files_present(dir: &std::path::Path) -> bool {
     ["model.safetensors", "tokenizer.json", "config.json"]
         .iter()
         .all(|f| dir.join(f).is_file())
+}
+
+/// `[database]`: unset keeps everything in the SQLite file in `data_dir` (one
+/// process). A `postgres://` URL moves conversations there, so several replicas
+/// behind a load balancer share them; the catalog and search index stay in each
+/// replica's SQLite file, built from the same collections.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DatabaseConfig {
+    /// A secret: it may carry a password, so it never prints.
+    pub url: Option<Secret>,
+}
+
+impl DatabaseConfig {
+    /// The Postgres URL, when one is set.
+    pub fn postgres(&self) -> Option<&str> {
+        self.url
+            .as_ref()
+            .map(|u| u.expose().trim())
+            .filter(|u| !u.is_empty())
+    }
 }
 
 /// How long conversations and their traces are kept (0 = for ever).

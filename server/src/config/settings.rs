@@ -31,6 +31,7 @@ macro_rules! docs {
 
 docs! {
     ("data_dir", "./data", "Directory for the SQLite database, model files and cloned collections."),
+    ("database.url", "(none: SQLite in data_dir)", "`postgres://user:password@host:port/db`: conversations live in PostgreSQL so several replicas share them (any replica continues any conversation). Never printed."),
     ("vocabulary", "codebundle", "Words answers and the UI use for the registry's parts: `codebundle` (codebundle, task, runbook, SLI) or `skill-template` (RunWhen's Skill Template, Tool, Runbook, Monitor). Questions are understood in both."),
     ("server.addr", "127.0.0.1:3000", "Address `serve` listens on (`127.0.0.1:0` picks a free port)."),
     ("server.assets_dir", "(embedded)", "Serve the UI from this directory instead of the copy built into the binary."),

@@ -11,6 +11,7 @@ pub(super) fn problems(config: &Config, figment: &Figment) -> Vec<String> {
         out: Vec::new(),
     };
     server(config, &mut p);
+    database(config, &mut p);
     llm(config, &mut p);
     outbound(config, &mut p);
     embedder(config, &mut p);
@@ -39,6 +40,23 @@ impl Problems<'_> {
             "{key} = {value:?} (from {source}): {why}",
             value = value.to_string()
         ));
+    }
+}
+
+/// `database.url` must be a Postgres URL the driver can read (it is masked here).
+fn database(config: &Config, report: &mut Problems) {
+    let Some(url) = config.database.postgres() else {
+        return;
+    };
+    let why = if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+        Some("only `postgres://…` URLs are supported; leave it unset for the SQLite file in data_dir".to_string())
+    } else {
+        url.parse::<tokio_postgres::Config>()
+            .err()
+            .map(|e| format!("not a valid Postgres URL: {e}"))
+    };
+    if let Some(why) = why {
+        report.bad("database.url", &"********", why);
     }
 }
 

@@ -40,7 +40,7 @@ pub async fn run_agent(
             created.push(s);
         }
         let trace = match h.turn_id.clone() {
-            Some(id) => agent.db.read(move |c| sessions::trace(c, &id)).await?,
+            Some(id) => agent.conversations.trace(id).await?,
             None => None,
         };
         let r = score(agent, q, h, trace, ms);
@@ -49,15 +49,12 @@ pub async fn run_agent(
     }
     created.sort();
     created.dedup();
-    agent
-        .db
-        .write(move |c| {
-            for id in &created {
-                sessions::delete(c, &crate::memory::Owner::Anyone, id)?;
-            }
-            Ok(())
-        })
-        .await?;
+    for id in created {
+        agent
+            .conversations
+            .delete(crate::memory::Owner::Anyone, id)
+            .await?;
+    }
     Ok(out)
 }
 

@@ -3,10 +3,14 @@
 //! so follow-ups work across restarts, devices and processes.
 
 mod compact;
+mod pg;
 pub mod retention;
 pub mod sessions;
+mod store;
 
 pub use compact::{VERBATIM, compact_history, summary_line};
+pub use pg::LEASE_SECS;
+pub use store::Conversations;
 
 use crate::search::Filters;
 use crate::store::StoreError;
@@ -448,31 +452,37 @@ pub fn conversation(
     c: &Connection,
     id: &str,
 ) -> Result<Option<app::api::conversation::Conversation>, StoreError> {
-    use app::api::conversation::{Conversation, SavedTurn};
-    Ok(session(c, id)?.map(|s| Conversation {
-        id: s.id,
-        title: s.title,
-        created_at: s.created_at,
-        updated_at: s.updated_at,
-        turns: s
-            .turns
-            .into_iter()
-            .map(|t| SavedTurn {
-                id: t.id,
-                status: t.status,
-                question: t.question,
-                answer: t.answer,
-                cards: t.cards,
-                citations: t.citations,
-                source: t.source,
-                confidence: t.confidence,
-                no_match: t.no_match,
-                request: t.request,
-                suggestions: t.suggestions,
-                created_at: t.created_at,
-                feedback: t.feedback.map(|f| f.signum() as i8),
-                feedback_note: t.feedback_note,
-            })
-            .collect(),
-    }))
+    Ok(session(c, id)?.map(SessionView::into_conversation))
+}
+
+impl SessionView {
+    pub fn into_conversation(self) -> app::api::conversation::Conversation {
+        use app::api::conversation::{Conversation, SavedTurn};
+        Conversation {
+            id: self.id,
+            title: self.title,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            turns: self
+                .turns
+                .into_iter()
+                .map(|t| SavedTurn {
+                    id: t.id,
+                    status: t.status,
+                    question: t.question,
+                    answer: t.answer,
+                    cards: t.cards,
+                    citations: t.citations,
+                    source: t.source,
+                    confidence: t.confidence,
+                    no_match: t.no_match,
+                    request: t.request,
+                    suggestions: t.suggestions,
+                    created_at: t.created_at,
+                    feedback: t.feedback.map(|f| f.signum() as i8),
+                    feedback_note: t.feedback_note,
+                })
+                .collect(),
+        }
+    }
 }

@@ -4,10 +4,9 @@
 //! diagram of the graph relations among the cited bundles), JSON and plain text.
 
 use crate::graph::{Graph, Relation, correlate};
-use crate::memory::{self, SessionView};
-use crate::store::StoreError;
+use crate::memory::{Conversations, SessionView};
+use crate::store::{Db, StoreError};
 use app::api::conversation::TurnStatus;
-use rusqlite::Connection;
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,20 +35,32 @@ impl Format {
     }
 }
 
-/// The session rendered, or `None` when it does not exist.
-pub fn render(
-    c: &Connection,
-    session_id: &str,
+/// The session's title and its rendering, or `None` when it does not exist. The
+/// session comes from wherever conversations live; the graph (for the markdown
+/// diagram) from this replica's catalog.
+pub async fn export(
+    conversations: &Conversations,
+    db: &Db,
+    session_id: String,
     format: Format,
-) -> Result<Option<String>, StoreError> {
-    let Some(s) = memory::session(c, session_id)? else {
+) -> Result<Option<(String, String)>, StoreError> {
+    let Some(s) = conversations.session(session_id).await? else {
         return Ok(None);
     };
-    Ok(Some(match format {
-        Format::Json => serde_json::to_string_pretty(&s).unwrap_or_default(),
-        Format::Text => text(&s),
-        Format::Markdown => markdown(&s, &Graph::load(c)?),
-    }))
+    let title = s.title.clone();
+    let body = match format {
+        Format::Markdown => db.read(move |c| Ok(markdown(&s, &Graph::load(c)?))).await?,
+        _ => render(&s, format),
+    };
+    Ok(Some((title, body)))
+}
+
+/// JSON and text need no catalog.
+fn render(s: &SessionView, format: Format) -> String {
+    match format {
+        Format::Json => serde_json::to_string_pretty(s).unwrap_or_default(),
+        _ => text(s),
+    }
 }
 
 /// `[bundle:a/b]` → `**a/b**`, so the report reads well outside the app.

@@ -11,7 +11,11 @@ use app::api::requests::{
 use rusqlite::{Connection, OptionalExtension, params};
 use std::fmt::Write;
 
+mod pg;
+mod store;
 pub mod tracker;
+
+pub use store::Requests;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RequestError {
@@ -26,6 +30,12 @@ pub enum RequestError {
 
 impl From<rusqlite::Error> for RequestError {
     fn from(e: rusqlite::Error) -> Self {
+        RequestError::Store(e.into())
+    }
+}
+
+impl From<tokio_postgres::Error> for RequestError {
+    fn from(e: tokio_postgres::Error) -> Self {
         RequestError::Store(e.into())
     }
 }
@@ -131,45 +141,16 @@ pub enum Claim {
 /// What the tracker gets for request `id`, and the claim to file it: the row
 /// moves to `running` only if nothing is filing or has filed it.
 pub fn claim_filing(c: &Connection, id: i64) -> Result<(tracker::Filing, Claim), RequestError> {
-    let (problem, platform, healthy, issue_url, candidate, state): (
-        String,
-        Option<String>,
-        String,
-        Option<String>,
-        Option<i64>,
-        Option<String>,
-    ) = c
+    let rec = record(c, id)?;
+    let filing = filing(id, &rec, &links(c, &rec.closest)?);
+    let (issue_url, candidate, state): (Option<String>, Option<i64>, Option<String>) = c
         .query_row(
-            "SELECT problem, platform, healthy, issue_url, issue_candidate, filing FROM requests WHERE id = ?1",
+            "SELECT issue_url, issue_candidate, filing FROM requests WHERE id = ?1",
             [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .optional()?
         .ok_or(RequestError::NotFound(id))?;
-    let summary: String = problem
-        .lines()
-        .next()
-        .unwrap_or("")
-        .chars()
-        .take(80)
-        .collect();
-    // Public: no contact or conversation id, and no @mentions that would
-    // notify people from the team's account.
-    let body = no_mentions(&markdown_for(c, id, false)?);
-    let payload = serde_json::json!({
-        "reference": reference(id),
-        "title": summary,
-        "problem": problem,
-        "platform": platform,
-        "healthy": healthy,
-        "markdown": body,
-    });
-    let filing = tracker::Filing {
-        title: no_mentions(&format!("CodeBundle request: {summary}")),
-        summary,
-        body,
-        payload,
-    };
     let claim = match state.as_deref() {
         Some("done") => Claim::Done(issue_url),
         Some(_) => Claim::Running,
@@ -178,16 +159,49 @@ pub fn claim_filing(c: &Connection, id: i64) -> Result<(tracker::Filing, Claim),
                 "UPDATE requests SET filing = 'running' WHERE id = ?1 AND filing IS NULL",
                 [id],
             )?;
-            if n == 1 {
-                Claim::Claimed {
-                    candidate: candidate.map(|n| n as u64),
-                }
-            } else {
-                Claim::Running
-            }
+            claimed(n as u64, candidate)
         }
     };
     Ok((filing, claim))
+}
+
+/// `n` rows moved to `running`: 1 means this caller won the claim.
+pub(crate) fn claimed(n: u64, candidate: Option<i64>) -> Claim {
+    if n == 1 {
+        Claim::Claimed {
+            candidate: candidate.map(|n| n as u64),
+        }
+    } else {
+        Claim::Running
+    }
+}
+
+/// The issue a request becomes. Public: no contact or conversation id, and no
+/// @mentions that would notify people from the team's account.
+pub fn filing(id: i64, rec: &Record, links: &[Link]) -> tracker::Filing {
+    let summary: String = rec
+        .problem
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(80)
+        .collect();
+    let body = no_mentions(&render(id, rec, links, false));
+    let payload = serde_json::json!({
+        "reference": reference(id),
+        "title": summary,
+        "problem": rec.problem,
+        "platform": rec.platform,
+        "healthy": rec.healthy,
+        "markdown": body,
+    });
+    tracker::Filing {
+        title: no_mentions(&format!("CodeBundle request: {summary}")),
+        summary,
+        body,
+        payload,
+    }
 }
 
 /// Gives the claim back (a duplicate was offered, or the tracker failed).
@@ -291,15 +305,17 @@ pub fn list(c: &Connection, status: Option<&str>) -> Result<Vec<RequestSummary>,
     Ok(rows)
 }
 
+/// One of `RequestStatus`'s values, or a message listing them.
+fn parse_status(status: &str) -> Result<RequestStatus, RequestError> {
+    RequestStatus::parse(status).ok_or_else(|| {
+        let all: Vec<&str> = RequestStatus::ALL.iter().map(|s| s.as_str()).collect();
+        RequestError::Invalid(format!("Status must be one of {}.", all.join(", ")))
+    })
+}
+
 /// `status` as an admin typed it: one of `RequestStatus`'s values.
 pub fn set_status(c: &Connection, id: i64, status: &str) -> Result<(), RequestError> {
-    let Some(status) = RequestStatus::parse(status) else {
-        let all: Vec<&str> = RequestStatus::ALL.iter().map(|s| s.as_str()).collect();
-        return Err(RequestError::Invalid(format!(
-            "Status must be one of {}.",
-            all.join(", ")
-        )));
-    };
+    let status = parse_status(status)?;
     let n = c.execute(
         &format!("UPDATE requests SET status = ?2, updated_at = {NOW} WHERE id = ?1"),
         params![id, status.as_str()],
@@ -319,42 +335,81 @@ pub fn markdown(c: &Connection, id: i64) -> Result<String, RequestError> {
 /// `private`: with the contact and the conversation id (the registry's own
 /// copy); without them for an issue tracker others may read.
 fn markdown_for(c: &Connection, id: i64, private: bool) -> Result<String, RequestError> {
-    type Row = (
-        String,
-        Option<String>,
-        String,
-        String,
-        Option<String>,
-        Option<String>,
-        String,
-        String,
-        String,
-    );
-    let row: Option<Row> = c
+    let rec = record(c, id)?;
+    let links = links(c, &rec.closest)?;
+    Ok(render(id, &rec, &links, private))
+}
+
+/// A request as saved, with the exchange it came from: what the markdown says.
+pub struct Record {
+    pub problem: String,
+    pub platform: Option<String>,
+    pub healthy: String,
+    pub context: String,
+    pub contact: Option<String>,
+    pub session: Option<String>,
+    pub closest: Vec<String>,
+    pub status: String,
+    pub created: String,
+    /// The question and answer of the turn the form was opened from.
+    pub excerpt: Option<(String, String)>,
+}
+
+fn record(c: &Connection, id: i64) -> Result<Record, RequestError> {
+    let rec = c
         .query_row(
-            "SELECT problem, platform, healthy, context, contact, session_id, closest, status, created_at FROM requests WHERE id = ?1",
+            "SELECT problem, platform, healthy, context, contact, session_id, closest, status, created_at
+             FROM requests WHERE id = ?1",
             [id],
             |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                    r.get(6)?,
-                    r.get(7)?,
-                    r.get(8)?,
-                ))
+                Ok(Record {
+                    problem: r.get(0)?,
+                    platform: r.get(1)?,
+                    healthy: r.get(2)?,
+                    context: r.get(3)?,
+                    contact: r.get(4)?,
+                    session: r.get(5)?,
+                    closest: serde_json::from_str(&r.get::<_, String>(6)?).unwrap_or_default(),
+                    status: r.get(7)?,
+                    created: r.get(8)?,
+                    excerpt: None,
+                })
             },
         )
+        .optional()?
+        .ok_or(RequestError::NotFound(id))?;
+    let excerpt = c
+        .query_row(
+            "SELECT t.question, t.answer FROM requests r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .optional()?;
-    let Some((problem, platform, healthy, context, contact, session, closest, status, created)) =
-        row
-    else {
-        return Err(RequestError::NotFound(id));
-    };
-    let title: String = problem
+    Ok(Record { excerpt, ..rec })
+}
+
+/// A closest bundle's display name and source link, when the catalog has it.
+pub type Link = Option<(String, Option<String>)>;
+
+/// The links for `closest`, from the catalog (this replica's SQLite file).
+pub fn links(c: &Connection, closest: &[String]) -> Result<Vec<Link>, StoreError> {
+    closest
+        .iter()
+        .map(|key| {
+            Ok(key
+                .split_once('/')
+                .map(|(coll, slug)| crate::catalog::bundle_link(c, coll, slug))
+                .transpose()?
+                .flatten())
+        })
+        .collect()
+}
+
+/// The request as markdown: title, problem, platform, what healthy looks like,
+/// context, the conversation excerpt, the closest bundles (`links`, in order).
+pub fn render(id: i64, rec: &Record, links: &[Link], private: bool) -> String {
+    let title: String = rec
+        .problem
         .lines()
         .next()
         .unwrap_or("")
@@ -365,27 +420,22 @@ fn markdown_for(c: &Connection, id: i64, private: bool) -> Result<String, Reques
     let _ = writeln!(out, "# CodeBundle request {}: {title}\n", reference(id));
     let _ = writeln!(
         out,
-        "*Status: {status} · requested {created}{}*\n",
-        platform
+        "*Status: {} · requested {}{}*\n",
+        rec.status,
+        rec.created,
+        rec.platform
             .as_deref()
             .map(|p| format!(" · platform: {p}"))
             .unwrap_or_default()
     );
-    let _ = writeln!(out, "## Problem\n\n{problem}\n");
-    if !healthy.is_empty() {
-        let _ = writeln!(out, "## What healthy looks like\n\n{healthy}\n");
+    let _ = writeln!(out, "## Problem\n\n{}\n", rec.problem);
+    if !rec.healthy.is_empty() {
+        let _ = writeln!(out, "## What healthy looks like\n\n{}\n", rec.healthy);
     }
-    if !context.is_empty() {
-        let _ = writeln!(out, "## Context\n\n{context}\n");
+    if !rec.context.is_empty() {
+        let _ = writeln!(out, "## Context\n\n{}\n", rec.context);
     }
-    let excerpt: Option<(String, String)> = c
-        .query_row(
-            "SELECT t.question, t.answer FROM requests r JOIN turns t ON t.id = r.turn_id WHERE r.id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
-    if let Some((question, answer)) = excerpt {
+    if let Some((question, answer)) = &rec.excerpt {
         let mut cut = String::new();
         for line in answer.lines() {
             if cut.len() + line.len() > 600 {
@@ -400,16 +450,10 @@ fn markdown_for(c: &Connection, id: i64, private: bool) -> Result<String, Reques
             question.split_whitespace().collect::<Vec<_>>().join(" ")
         );
     }
-    let closest: Vec<String> = serde_json::from_str(&closest).unwrap_or_default();
-    if !closest.is_empty() {
+    if !rec.closest.is_empty() {
         let _ = writeln!(out, "## Closest existing codebundles (not a fit)\n");
-        for key in &closest {
-            let name: Option<(String, Option<String>)> = key
-                .split_once('/')
-                .map(|(coll, slug)| crate::catalog::bundle_link(c, coll, slug))
-                .transpose()?
-                .flatten();
-            match name {
+        for (i, key) in rec.closest.iter().enumerate() {
+            match links.get(i).cloned().flatten() {
                 Some((n, Some(url))) => {
                     let _ = writeln!(out, "- [{n}]({url}) (`{key}`)");
                 }
@@ -423,16 +467,13 @@ fn markdown_for(c: &Connection, id: i64, private: bool) -> Result<String, Reques
         }
         out.push('\n');
     }
-    let (contact, session) = if private {
-        (contact, session)
-    } else {
-        (None, None)
-    };
-    if let Some(who) = contact {
-        let _ = writeln!(out, "Contact: {who}\n");
+    if private {
+        if let Some(who) = &rec.contact {
+            let _ = writeln!(out, "Contact: {who}\n");
+        }
+        if let Some(s) = &rec.session {
+            let _ = writeln!(out, "*From Registry Chat conversation `{s}`.*");
+        }
     }
-    if let Some(s) = session {
-        let _ = writeln!(out, "*From Registry Chat conversation `{s}`.*");
-    }
-    Ok(out.trim_end().to_string() + "\n")
+    out.trim_end().to_string() + "\n"
 }

@@ -242,13 +242,13 @@ fn overlap(ours: &[String], theirs: &[String]) -> f32 {
 /// never open two issues. A tracker failure is an outcome, not an error: the
 /// request is saved either way.
 pub async fn file(
-    db: &crate::store::Db,
+    requests: &super::Requests,
     tracker: &Tracker,
     id: i64,
     action: Option<app::api::requests::FileAction>,
 ) -> Result<TrackerOutcome, super::RequestError> {
     use app::api::requests::FileAction;
-    let (filing, claim) = db.write(move |c| Ok(super::claim_filing(c, id))).await??;
+    let (filing, claim) = requests.claim_filing(id).await?;
     let candidate = match claim {
         super::Claim::Done(url) => {
             return Ok(match url {
@@ -263,11 +263,7 @@ pub async fn file(
         }
         super::Claim::Claimed { candidate } => candidate,
     };
-    let release = |candidate: Option<u64>| async move {
-        db.write(move |c| Ok(super::release_filing(c, id, candidate)))
-            .await
-            .map_err(super::RequestError::from)?
-    };
+    let release = |candidate: Option<u64>| requests.release_filing(id, candidate);
     let result = match action {
         None => match tracker.duplicate(&filing).await {
             Ok(Some(c)) => {
@@ -306,8 +302,7 @@ pub async fn file(
                 TrackerOutcome::Sent { url } => url.clone(),
                 _ => None,
             };
-            db.write(move |conn| Ok(super::finish_filing(conn, id, url.as_deref())))
-                .await??;
+            requests.finish_filing(id, url).await?;
             Ok(outcome)
         }
         Err(e) => {

@@ -22,6 +22,19 @@ pub enum StoreError {
         "database schema version {found} is newer than this binary supports ({supported}); upgrade registry-chat"
     )]
     TooNew { found: u32, supported: u32 },
+    #[error("postgres: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    #[error("postgres connection pool: {0}")]
+    PgPool(#[from] deadpool_postgres::PoolError),
+    #[error("database.url: {0}")]
+    PgConfig(String),
+    #[error("cannot reach postgres at {at} (database.url): {reason}")]
+    PgConnect { at: String, reason: String },
+    #[error("postgres migration to schema version {version} failed: {source}")]
+    PgMigration {
+        version: u32,
+        source: tokio_postgres::Error,
+    },
     #[error("a database task panicked or was cancelled: {0}")]
     Join(#[from] tokio::task::JoinError),
     #[error("stored data is malformed: {0}")]

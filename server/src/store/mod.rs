@@ -9,6 +9,8 @@ mod embeddings;
 mod error;
 mod generation;
 mod migrations;
+pub mod pg;
+mod shared;
 
 pub use embeddings::{
     distinct_texts, embedded_chunks, prune_embeddings, texts_to_embed, vector_count,
@@ -16,6 +18,7 @@ pub use embeddings::{
 pub use error::StoreError;
 pub use generation::catalog_generation;
 pub use migrations::{LATEST_VERSION, MIGRATIONS, schema_version};
+pub use shared::Shared;
 
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::Connection;

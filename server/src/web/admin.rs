@@ -235,10 +235,7 @@ async fn requests(
     Query(f): Query<RequestFilter>,
 ) -> Result<Json<RequestList>, ApiFailure> {
     let status = f.status.filter(|s| !s.is_empty());
-    let requests = state
-        .db
-        .read(move |c| Ok(crate::requests::list(c, status.as_deref())))
-        .await??;
+    let requests = state.requests.list(status).await?;
     Ok(Json(RequestList { requests }))
 }
 
@@ -248,11 +245,7 @@ async fn request_status(
     payload: Result<Json<StatusUpdate>, JsonRejection>,
 ) -> Result<Json<StatusUpdate>, ApiFailure> {
     let Json(update) = payload?;
-    let status = update.status.clone();
-    state
-        .db
-        .write(move |c| Ok(crate::requests::set_status(c, id, &status)))
-        .await??;
+    state.requests.set_status(id, update.status.clone()).await?;
     Ok(Json(update))
 }
 
@@ -261,10 +254,7 @@ async fn request_export(
     State(state): State<AppState>,
     Path(id): Path<i64>,
 ) -> Result<Response, ApiFailure> {
-    let md = state
-        .db
-        .read(move |c| Ok(crate::requests::markdown(c, id)))
-        .await??;
+    let md = state.requests.markdown(id).await?;
     Ok(attachment(
         md,
         &format!("{}.md", app::api::requests::reference(id).to_lowercase()),

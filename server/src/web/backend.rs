@@ -2,7 +2,6 @@
 //! declarations in `app::api` call through Leptos context.
 
 use super::{ApiFailure, AppState};
-use crate::memory::{self, sessions};
 use crate::requests::tracker::Tracker;
 use app::api::backend::{Backend, SharedBackend};
 use app::api::catalog::{BundleDetail, BundleFilter, BundleSummary, CollectionStatus};
@@ -102,8 +101,8 @@ impl Backend for ServerBackend {
         Box::pin(async move {
             let list = self
                 .state
-                .db
-                .read(move |c| sessions::list(c, &owner, 200))
+                .conversations
+                .list(owner, 200)
                 .await
                 .map_err(public)?;
             Ok(list
@@ -122,13 +121,8 @@ impl Backend for ServerBackend {
         let owner = self.owner.clone();
         Box::pin(async move {
             self.state
-                .db
-                .read(move |c| {
-                    if !memory::owns(c, &id, &owner)? {
-                        return Ok(None);
-                    }
-                    memory::conversation(c, &id)
-                })
+                .conversations
+                .conversation(id, owner)
                 .await
                 .map_err(public)?
                 .ok_or_else(|| ErrorCode::SessionNotFound.into())
@@ -153,8 +147,8 @@ impl Backend for ServerBackend {
             }
             let found = self
                 .state
-                .db
-                .write(move |c| sessions::rename(c, &owner, &id, &title))
+                .conversations
+                .rename(owner, id, title)
                 .await
                 .map_err(public)?;
             found
@@ -168,8 +162,8 @@ impl Backend for ServerBackend {
         Box::pin(async move {
             let found = self
                 .state
-                .db
-                .write(move |c| sessions::delete(c, &owner, &id))
+                .conversations
+                .delete(owner, id)
                 .await
                 .map_err(public)?;
             found
@@ -199,16 +193,8 @@ impl Backend for ServerBackend {
             }
             let found = self
                 .state
-                .db
-                .write(move |c| {
-                    sessions::set_feedback(
-                        c,
-                        &owner,
-                        &feedback.turn_id,
-                        feedback.value as i64,
-                        note.as_deref(),
-                    )
-                })
+                .conversations
+                .set_feedback(owner, feedback.turn_id, feedback.value as i64, note)
                 .await
                 .map_err(public)?;
             found
@@ -225,10 +211,9 @@ impl Backend for ServerBackend {
         let problem: String = problem.chars().take(MAX_SIMILAR_CHARS).collect();
         Box::pin(async move {
             self.state
-                .db
-                .read(move |c| Ok(crate::requests::similar(c, &problem, 5)))
+                .requests
+                .similar(problem, 5)
                 .await
-                .map_err(public)?
                 .map_err(public)
         })
     }
@@ -241,26 +226,26 @@ impl Backend for ServerBackend {
             let owner = self.owner.id().map(str::to_string);
             let mut saved = self
                 .state
-                .db
-                .write(move |c| Ok(crate::requests::create(c, &input, owner.as_deref())))
+                .requests
+                .create(input, owner)
                 .await
-                .map_err(public)?
                 .map_err(public)?;
             // Saved first: from here on nothing fails the call (a resubmit would
             // save, and perhaps file, the request twice); the tracker adds a link.
             if let Some(tracker) = Tracker::from_config(&self.state.config.requests) {
                 let id = saved.request.id;
-                let outcome = crate::requests::tracker::file(&self.state.db, &tracker, id, None)
-                    .await
-                    .unwrap_or_else(|e| {
-                        let failure: ApiFailure = e.into();
-                        failure.log();
-                        TrackerOutcome::Failed {
+                let outcome =
+                    crate::requests::tracker::file(&self.state.requests, &tracker, id, None)
+                        .await
+                        .unwrap_or_else(|e| {
+                            let failure: ApiFailure = e.into();
+                            failure.log();
+                            TrackerOutcome::Failed {
                             message:
                                 "Saved here, but filing it in the tracker failed; try again later."
                                     .into(),
                         }
-                    });
+                        });
                 if let Ok(now) = self.saved(id).await {
                     saved.request.issue_url = now.request.issue_url;
                 }
@@ -286,16 +271,15 @@ impl Backend for ServerBackend {
             let owner = self.owner.id().map(str::to_string);
             let mine = self
                 .state
-                .db
-                .read(move |c| Ok(crate::requests::owned_by(c, id, owner.as_deref())))
+                .requests
+                .owned_by(id, owner)
                 .await
-                .map_err(public)?
                 .map_err(public)?;
             if !mine {
                 return Err(public(crate::requests::RequestError::NotFound(id)));
             }
             let outcome =
-                crate::requests::tracker::file(&self.state.db, &tracker, id, Some(action))
+                crate::requests::tracker::file(&self.state.requests, &tracker, id, Some(action))
                     .await
                     .map_err(public)?;
             let mut saved = self.saved(id).await?;
@@ -349,12 +333,7 @@ impl ServerBackend {
     }
 
     async fn saved(&self, id: i64) -> Result<RequestSaved, ApiError> {
-        self.state
-            .db
-            .read(move |c| Ok(crate::requests::saved(c, id)))
-            .await
-            .map_err(public)?
-            .map_err(public)
+        self.state.requests.saved(id).await.map_err(public)
     }
 }
 

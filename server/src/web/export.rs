@@ -53,29 +53,17 @@ pub async fn session(
             ApiFailure::client(ErrorCode::BadRequest, "format is one of md, json, txt.")
         })?,
     };
-    let (id2, id3) = (id.clone(), id.clone());
-    let owner = caller.owner;
-    let body = state
-        .db
-        .read(move |c| {
-            // Someone else's conversation is answered like a missing one.
-            if !crate::memory::owns(c, &id2, &owner)? {
-                return Ok(None);
-            }
-            report::render(c, &id2, format)
-        })
-        .await?
-        .ok_or_else(|| {
-            ApiFailure::client(
-                ErrorCode::SessionNotFound,
-                ErrorCode::SessionNotFound.default_message(),
-            )
-        })?;
-    let title = state
-        .db
-        .read(move |c| Ok(crate::memory::session(c, &id3)?.map(|s| s.title)))
-        .await?
-        .unwrap_or_default();
+    // Someone else's conversation is answered like a missing one.
+    let found = match state.conversations.owns(id.clone(), caller.owner).await? {
+        true => report::export(&state.conversations, &state.db, id, format).await?,
+        false => None,
+    };
+    let (title, body) = found.ok_or_else(|| {
+        ApiFailure::client(
+            ErrorCode::SessionNotFound,
+            ErrorCode::SessionNotFound.default_message(),
+        )
+    })?;
     let mime = match format {
         Format::Markdown => "text/markdown; charset=utf-8",
         Format::Json => "application/json",

@@ -16,13 +16,17 @@ pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>)
 }
 
 pub async fn report(state: &AppState) -> Health {
-    let (db_ok, schema_version) = match state.db.ping().await {
+    let (mut db_ok, schema_version) = match state.db.ping().await {
         Ok(v) => (true, v),
         Err(e) => {
             tracing::error!(error = %e, "health: database check failed");
             (false, 0)
         }
     };
+    if let Err(e) = state.shared.ping().await {
+        tracing::error!(error = %e, backend = state.shared.backend(), "health: conversation store check failed");
+        db_ok = false;
+    }
     let index = match state.db.read(crate::catalog::index_summary).await {
         Ok(s) => s,
         Err(e) => {
@@ -90,7 +94,8 @@ pub async fn ready(State(state): State<AppState>) -> (StatusCode, Json<Readiness
 }
 
 pub async fn readiness(state: &AppState) -> Readiness {
-    let database = state.db.ping().await.is_ok();
+    // With Postgres, a replica that cannot reach it cannot continue conversations.
+    let database = state.db.ping().await.is_ok() && state.shared.ping().await.is_ok();
     let bundles = state.searcher().snapshot().bundles.len();
     let shutting_down = state.shutdown.is_cancelled();
     Readiness {

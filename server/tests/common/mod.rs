@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod model;
+pub mod pg;
 pub mod scripted;
 
 use app::api::ChatEvent;

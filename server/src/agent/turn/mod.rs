@@ -13,7 +13,7 @@ pub use options::{Capture, TurnOptions};
 
 use crate::agent::Agent;
 use crate::agent::sink::Sink;
-use crate::memory::{self, SessionContext};
+use crate::memory::SessionContext;
 use app::api::conversation::TurnStatus;
 use app::api::{ChatEvent, ErrorCode};
 use futures::Stream;
@@ -142,10 +142,7 @@ impl Agent {
         capture(&options.capture, &record);
         if !options.dry_run
             && !state.ctx.session_id.is_empty()
-            && let Err(e) = self
-                .db
-                .write(move |c| memory::save_turn(c, &record).map(|_| ()))
-                .await
+            && let Err(e) = self.conversations.save_turn(record).await
         {
             tracing::error!(error = %e, "could not save an unfinished turn");
         }

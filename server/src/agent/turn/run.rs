@@ -9,13 +9,14 @@ use crate::agent::plan;
 use crate::agent::retrieve;
 use crate::agent::sink::Sink;
 use crate::agent::{Agent, AgentError};
-use crate::memory;
 use app::api::ChatEvent;
 use app::api::conversation::TurnStatus;
 use std::time::{Duration, Instant};
 
 /// How often the text streamed so far is written to the live turn row.
 const PARTIAL_EVERY: Duration = Duration::from_millis(500);
+/// Well inside `memory::LEASE_SECS`.
+const RENEW_EVERY: Duration = Duration::from_secs(10);
 
 impl Agent {
     pub(super) async fn run(
@@ -56,8 +57,8 @@ impl Agent {
             None
         } else {
             let title = self
-                .db
-                .write(move |c| memory::save_turn(c, &record))
+                .conversations
+                .save_turn(record)
                 .await
                 .map_err(AgentError::from)?;
             Some(title)
@@ -94,8 +95,8 @@ impl Agent {
             None => {
                 let sid = session_id.map(str::to_string);
                 let owner = options.owner.clone();
-                self.db
-                    .read(move |c| memory::context(c, sid.as_deref(), &owner))
+                self.conversations
+                    .context(sid, owner)
                     .await
                     .map_err(AgentError::from)?
             }
@@ -104,8 +105,8 @@ impl Agent {
         if !dry_run {
             let mut record = st.record(TurnStatus::Interrupted);
             record.owner = options.owner.id().map(str::to_string);
-            self.db
-                .write(move |c| memory::begin_turn(c, &record))
+            self.conversations
+                .begin_turn(record)
                 .await
                 .map_err(AgentError::from)?;
         }
@@ -190,25 +191,26 @@ impl Agent {
     }
 
     /// Writes the streamed text to the live turn row every `PARTIAL_EVERY` while it
-    /// grows. Never finishes on its own (the turn's end drops it).
+    /// grows, and at least every `RENEW_EVERY` while it does not: the write is also
+    /// the turn's lease, which tells other replicas this one is still answering.
+    /// Never finishes on its own (the turn's end drops it).
     pub(super) async fn save_partials(&self, turn_id: &str, sink: &Sink, dry_run: bool) {
         if dry_run {
             return std::future::pending().await;
         }
         let mut saved = 0usize;
+        let mut quiet = Duration::ZERO;
         loop {
             tokio::time::sleep(PARTIAL_EVERY).await;
             let text = sink.streamed();
-            if text.len() == saved {
+            if text.len() == saved && quiet < RENEW_EVERY {
+                quiet += PARTIAL_EVERY;
                 continue;
             }
             saved = text.len();
+            quiet = Duration::ZERO;
             let id = turn_id.to_string();
-            if let Err(e) = self
-                .db
-                .write(move |c| memory::save_partial(c, &id, &text))
-                .await
-            {
+            if let Err(e) = self.conversations.save_partial(id, text).await {
                 tracing::warn!(error = %e, "cannot save the partial answer");
             }
         }

@@ -1,0 +1,225 @@
+//! Two replicas on one Postgres database (`database.url`): a conversation whose
+//! turns alternate between them keeps its memory, what one changes the other
+//! sees, and a replica killed mid-answer leaves its turn to the survivor, which
+//! keeps answering. Skipped (with a message) when no test cluster is configured.
+
+mod common;
+
+use app::api::ChatEvent;
+use common::scripted::{Reply, Scripted, sse};
+use common::{TestServer, answer_text, ask, client, session_of};
+use eventsource_stream::Eventsource;
+use futures::StreamExt;
+use registry_chat::config::Secret;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+fn cards(events: &[(String, ChatEvent)]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ChatEvent::Cards { cards } => Some(cards.iter().map(|c| c.key.clone())),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+async fn replica(url: &str) -> TestServer {
+    let url = url.to_string();
+    TestServer::start_indexed(move |c| c.database.url = Some(Secret::new(url))).await
+}
+
+async fn call(base: &str, name: &str, body: Value) -> (u16, Value) {
+    let res = client()
+        .post(format!("{base}/api/{name}"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    (
+        res.status().as_u16(),
+        res.json().await.unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conversation_alternates_between_two_replicas() {
+    let Some(db) = common::pg::database().await else {
+        return;
+    };
+    let (a, b) = (replica(&db).await, replica(&db).await);
+
+    let first = ask(
+        &a.url,
+        json!({"question": "pods in payments keep restarting"}),
+    )
+    .await;
+    let sid = session_of(&first);
+    let top = cards(&first)[0].clone();
+    // The follow-up lands on the other replica: it reads the memory from Postgres.
+    let second = ask(
+        &b.url,
+        json!({"question": "what about its SLIs?", "session_id": sid}),
+    )
+    .await;
+    assert_eq!(session_of(&second), sid, "same conversation");
+    assert_eq!(
+        cards(&second),
+        vec![top.clone()],
+        "its = A's recommendation"
+    );
+    let third = ask(
+        &a.url,
+        json!({"question": "does that one need write access?", "session_id": sid}),
+    )
+    .await;
+    assert_eq!(cards(&third), vec![top.clone()]);
+    assert!(answer_text(&third).contains("read-only"));
+
+    // Either replica lists, renames, rates and exports it; the other sees it.
+    let (_, list) = call(&b.url, "sessions", json!({})).await;
+    assert_eq!(list[0]["id"], sid.as_str());
+    assert_eq!(list[0]["turns"], 3);
+    let (status, _) = call(
+        &a.url,
+        "rename_session",
+        json!({"id": sid, "title": "Payments restarts"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (_, conv) = call(&b.url, "conversation", json!({"id": sid})).await;
+    assert_eq!(conv["title"], "Payments restarts");
+    assert_eq!(conv["turns"].as_array().unwrap().len(), 3);
+    let md = client()
+        .get(format!("{}/api/sessions/{sid}/export", b.url))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        md.contains("what about its SLIs?") && md.contains(&top),
+        "{md}"
+    );
+    let (status, _) = call(&b.url, "delete_session", json!({"id": sid})).await;
+    assert_eq!(status, 200);
+    let (status, _) = call(&a.url, "conversation", json!({"id": sid})).await;
+    assert_eq!(status, 404, "deleted on B is gone on A");
+}
+
+/// The real binary as replica A, killed with SIGKILL while it streams; replica B
+/// keeps answering the same conversation and, once A's lease on the turn has run
+/// out, shows it interrupted with what A had streamed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_killed_mid_stream_leaves_the_conversation_to_the_other() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let Some(db) = common::pg::database().await else {
+        return;
+    };
+    let b = replica(&db).await;
+    let first = ask(
+        &b.url,
+        json!({"question": "kafka consumer lag on our brokers"}),
+    )
+    .await;
+    let sid = session_of(&first);
+
+    let mut slow: Vec<(Duration, String)> = (0..300)
+        .map(|i| (Duration::from_millis(200), sse::text(&format!("word{i} "))))
+        .collect();
+    slow.push((Duration::ZERO, sse::finish("stop")));
+    let llm = Scripted::start(vec![sse::classify("general"), Reply::Stream(slow)]).await;
+    let data = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        common::sample_template().await.join("registry-chat.db"),
+        data.path().join("registry-chat.db"),
+    )
+    .unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_registry-chat"));
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("REGISTRY_CHAT_")) {
+        cmd.env_remove(k);
+    }
+    let mut a = cmd
+        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+        .arg(data.path())
+        .env("REGISTRY_CHAT_DATABASE_URL", &db)
+        .env("REGISTRY_CHAT_EMBEDDER_MODEL_DIR", common::model_dir())
+        .env("REGISTRY_CHAT_LLM_BASE_URL", format!("{}/v1", llm.url))
+        .env("REGISTRY_CHAT_LLM_MODEL", "slow")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(a.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let a_url = line
+        .trim()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .trim_end_matches('/');
+    assert!(a_url.starts_with("http://127.0.0.1:"), "{line}");
+
+    let res = client()
+        .post(format!("{a_url}/api/chat"))
+        .json(&json!({"question": "why is the lag growing?", "session_id": sid}))
+        .send()
+        .await
+        .unwrap();
+    let mut events = res.bytes_stream().eventsource();
+    let mut seen = String::new();
+    while let Some(Ok(ev)) = events.next().await {
+        if let Ok(ChatEvent::Token { text }) = serde_json::from_str(&ev.data) {
+            seen.push_str(&text);
+            if seen.split_whitespace().count() >= 8 {
+                break;
+            }
+        }
+    }
+    // Let the partial answer reach the database (written every 500 ms).
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    a.kill().unwrap(); // SIGKILL
+    a.wait().unwrap();
+    drop(events);
+
+    // B answers on, in the same conversation, while A's turn is still live.
+    let next = ask(
+        &b.url,
+        json!({"question": "and the broker disk usage?", "session_id": sid}),
+    )
+    .await;
+    assert_eq!(session_of(&next), sid);
+    assert!(!cards(&next).is_empty(), "{}", answer_text(&next));
+    let (_, conv) = call(&b.url, "conversation", json!({"id": sid})).await;
+    assert_eq!(conv["turns"].as_array().unwrap().len(), 3);
+    assert_eq!(conv["turns"][1]["status"], "interrupted", "still live");
+
+    // Time passes: A never renews its lease. B's sweep recovers the turn.
+    common::pg::execute(
+        &db,
+        "UPDATE turns SET heartbeat = now() - interval '1 hour' WHERE live",
+    )
+    .await;
+    assert_eq!(
+        b.state.conversations.recover_interrupted().await.unwrap(),
+        1
+    );
+    assert_eq!(
+        b.state.conversations.recover_interrupted().await.unwrap(),
+        0
+    );
+    let (_, conv) = call(&b.url, "conversation", json!({"id": sid})).await;
+    let cut = &conv["turns"][1];
+    assert_eq!(cut["question"], "why is the lag growing?");
+    assert_eq!(cut["status"], "interrupted");
+    let answer = cut["answer"].as_str().unwrap();
+    assert!(
+        answer.starts_with("word0 word1 word2"),
+        "what A streamed is kept: {answer:?} (client saw {seen:?})"
+    );
+}
