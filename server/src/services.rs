@@ -21,6 +21,8 @@ pub struct Services {
     pub conversations: crate::memory::Conversations,
     /// Codebundle requests, in `shared`.
     pub requests: crate::requests::Requests,
+    /// Saved turns as the admin console reads them, in `shared`.
+    pub saved_turns: crate::admin::Turns,
     pub agent: Arc<Agent>,
     /// Cancelled on SIGINT/SIGTERM; open answer streams end with a `shutting_down` error.
     pub shutdown: CancellationToken,
@@ -66,6 +68,7 @@ impl Services {
             ))),
             config,
             requests: crate::requests::Requests::new(shared.clone(), db.clone()),
+            saved_turns: crate::admin::Turns::new(shared.clone(), db.clone()),
             db,
             shared,
             conversations,

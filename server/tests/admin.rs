@@ -115,7 +115,21 @@ async fn admin_is_disabled_without_a_token_and_refuses_wrong_ones() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn traces_are_searchable_filterable_and_survive_a_restart() {
-    let server = TestServer::start_indexed(with_token).await;
+    traces_are_searchable_filterable_and_survive_a_restart_on(
+        TestServer::start_indexed(with_token).await,
+    )
+    .await;
+}
+
+/// The same over every replica's turns, in Postgres.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn traces_are_searchable_filterable_and_survive_a_restart_on_postgres() {
+    if let Some(server) = on_postgres().await {
+        traces_are_searchable_filterable_and_survive_a_restart_on(server).await;
+    }
+}
+
+async fn traces_are_searchable_filterable_and_survive_a_restart_on(server: TestServer) {
     let first = ask(
         &server.url,
         json!({"question": "pods in payments keep restarting, where do I start?"}),
@@ -357,38 +371,75 @@ fn record(session: &str, f: &Fx) -> TurnRecord {
     }
 }
 
-/// Six turns on 2026-03-01 and one the day before, saved as the agent saves them.
+/// Six turns on 2026-03-01 and one the day before, saved as the agent saves them
+/// (in Postgres when the server's `database.url` is `pg`).
 async fn fixture(server: &TestServer) -> Vec<String> {
     let sessions = [memory::new_id(), memory::new_id()];
     let turns: Vec<(TurnRecord, Option<i64>, &str)> = FIXTURE
         .iter()
         .map(|f| (record(&sessions[f.session], f), f.feedback, f.at))
         .collect();
+    let pg = server.state.config.database.postgres().map(str::to_string);
     let mut ids = Vec::new();
     for (rec, feedback, at) in turns {
         let id = rec.id.clone();
         ids.push(id.clone());
         let at = at.to_string();
-        server
-            .state
-            .db
-            .write(move |c| {
-                memory::save_turn(c, &rec)?;
-                c.execute(
-                    "UPDATE turns SET created_at = ?2, feedback = ?3 WHERE id = ?1",
-                    rusqlite::params![id, at, feedback],
-                )?;
-                Ok(())
-            })
-            .await
-            .unwrap();
+        server.state.conversations.save_turn(rec).await.unwrap();
+        match &pg {
+            Some(url) => {
+                let feedback = feedback.map_or("NULL".to_string(), |f| f.to_string());
+                common::pg::execute(
+                    url,
+                    &format!(
+                        "UPDATE turns SET created_at = '{at}', feedback = {feedback} WHERE id = '{id}'"
+                    ),
+                )
+                .await;
+            }
+            None => server
+                .state
+                .db
+                .write(move |c| {
+                    c.execute(
+                        "UPDATE turns SET created_at = ?2, feedback = ?3 WHERE id = ?1",
+                        rusqlite::params![id, at, feedback],
+                    )?;
+                    Ok(())
+                })
+                .await
+                .unwrap(),
+        }
     }
     ids
 }
 
+/// An admin server with turns in Postgres, or `None` without a test cluster.
+async fn on_postgres() -> Option<TestServer> {
+    let url = common::pg::database().await?;
+    Some(
+        TestServer::start_indexed(move |c| {
+            with_token(c);
+            c.database.url = Some(registry_chat::config::Secret::new(url));
+        })
+        .await,
+    )
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quality_matches_a_hand_computed_fixture() {
-    let server = TestServer::start_with(with_token).await;
+    quality_matches_a_hand_computed_fixture_on(TestServer::start_with(with_token).await).await;
+}
+
+/// The same over every replica's turns, in Postgres.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quality_matches_a_hand_computed_fixture_on_postgres() {
+    if let Some(server) = on_postgres().await {
+        quality_matches_a_hand_computed_fixture_on(server).await;
+    }
+}
+
+async fn quality_matches_a_hand_computed_fixture_on(server: TestServer) {
     let ids = fixture(&server).await;
     let (status, q) = admin_get(&server, "/quality?from=2026-03-01&to=2026-03-01").await;
     assert_eq!(status, 200, "{q}");
@@ -496,7 +547,21 @@ async fn quality_matches_a_hand_computed_fixture() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn thumbs_down_and_no_match_turns_export_as_golden_lines() {
-    let server = TestServer::start_with(with_token).await;
+    thumbs_down_and_no_match_turns_export_as_golden_lines_on(
+        TestServer::start_with(with_token).await,
+    )
+    .await;
+}
+
+/// The same over every replica's turns, in Postgres.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thumbs_down_and_no_match_turns_export_as_golden_lines_on_postgres() {
+    if let Some(server) = on_postgres().await {
+        thumbs_down_and_no_match_turns_export_as_golden_lines_on(server).await;
+    }
+}
+
+async fn thumbs_down_and_no_match_turns_export_as_golden_lines_on(server: TestServer) {
     let ids = fixture(&server).await;
     let res = client()
         .get(server.at("/api/admin/golden?from=2026-03-01&to=2026-03-01"))

@@ -10,18 +10,27 @@ use crate::store::StoreError;
 use rusqlite::{Connection, OptionalExtension};
 use std::collections::HashSet;
 
-struct Bad {
-    id: String,
-    session_id: String,
-    seq: i64,
-    question: String,
-    category: String,
-    no_match: bool,
-    feedback: Option<i64>,
-    note: Option<String>,
-    confidence: f64,
-    cited: String,
+/// A complete turn with a thumbs-down or no match (read by either backend).
+pub struct Bad {
+    pub id: String,
+    pub session_id: String,
+    pub seq: i64,
+    pub question: String,
+    pub category: String,
+    pub no_match: bool,
+    pub feedback: Option<i64>,
+    pub note: Option<String>,
+    pub confidence: f64,
+    pub cited: String,
 }
+
+/// The complete turn before `seq` in a session: (id, question, category, seq).
+pub type Earlier = (String, String, String, i64);
+
+/// The turns `export` reports, oldest first.
+pub const BAD_SQL: &str = "SELECT id, session_id, seq, question, category, no_match, feedback, feedback_note, confidence, cited
+         FROM turns WHERE status = 'complete' AND (feedback < 0 OR no_match)
+           AND created_at >= {from} AND created_at < {to} ORDER BY created_at, seq";
 
 /// Follow-ups walked back at most this far for context.
 const MAX_CHAIN: usize = 8;
@@ -34,11 +43,7 @@ fn line_id(turn_id: &str) -> String {
 
 /// The JSONL text, oldest first; empty when nothing in the window qualifies.
 pub fn export(c: &Connection, w: &Window) -> Result<String, StoreError> {
-    let mut st = c.prepare(
-        "SELECT id, session_id, seq, question, category, no_match, feedback, feedback_note, confidence, cited
-         FROM turns WHERE status = 'complete' AND (feedback < 0 OR no_match = 1)
-           AND created_at >= ?1 AND created_at < ?2 ORDER BY created_at, seq",
-    )?;
+    let mut st = c.prepare(&BAD_SQL.replace("{from}", "?1").replace("{to}", "?2"))?;
     let bad: Vec<Bad> = st
         .query_map([&w.from, &w.to], |r| {
             Ok(Bad {
@@ -55,6 +60,22 @@ pub fn export(c: &Connection, w: &Window) -> Result<String, StoreError> {
             })
         })?
         .collect::<Result<_, _>>()?;
+    lines(&bad, |session, seq| {
+        Ok(c.query_row(
+            "SELECT id, question, category, seq FROM turns WHERE session_id = ?1 AND seq < ?2 AND status = 'complete'
+             ORDER BY seq DESC LIMIT 1",
+            rusqlite::params![session, seq],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?)
+    })
+}
+
+/// The JSONL lines for `bad`; `earlier` finds the turn a follow-up follows.
+pub fn lines(
+    bad: &[Bad],
+    mut earlier: impl FnMut(&str, i64) -> Result<Option<Earlier>, StoreError>,
+) -> Result<String, StoreError> {
     let mut written: HashSet<String> = HashSet::new();
     let mut out = String::new();
     let push = |q: Question, out: &mut String| {
@@ -63,22 +84,14 @@ pub fn export(c: &Connection, w: &Window) -> Result<String, StoreError> {
             out.push('\n');
         }
     };
-    for b in &bad {
+    for b in bad {
         // A follow-up needs the turns it follows: walk back until one that is not a
         // follow-up, then write the missing ones oldest first, each depending on the
         // one before.
         let mut chain: Vec<(String, String, String)> = Vec::new();
         let (mut category, mut seq) = (b.category.clone(), b.seq);
         while category == "follow-up" && chain.len() < MAX_CHAIN {
-            let prev: Option<(String, String, String, i64)> = c
-                .query_row(
-                    "SELECT id, question, category, seq FROM turns WHERE session_id = ?1 AND seq < ?2 AND status = 'complete'
-                     ORDER BY seq DESC LIMIT 1",
-                    rusqlite::params![b.session_id, seq],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-                )
-                .optional()?;
-            let Some((pid, question, cat, pseq)) = prev else {
+            let Some((pid, question, cat, pseq)) = earlier(&b.session_id, seq)? else {
                 break;
             };
             chain.push((pid, question, cat.clone()));

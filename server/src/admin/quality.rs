@@ -66,17 +66,18 @@ pub const THRESHOLDS: &[(&str, f64, bool, &str)] = &[
     ),
 ];
 
-struct TurnRow {
-    id: String,
-    question: String,
-    category: Category,
-    status: TurnStatus,
-    confidence: f64,
-    no_match: bool,
-    feedback: Option<i64>,
-    cards: i64,
-    has_errors: bool,
-    timings: serde_json::Value,
+/// What the report needs of one turn (read by either backend).
+pub struct TurnRow {
+    pub id: String,
+    pub question: String,
+    pub category: Category,
+    pub status: TurnStatus,
+    pub confidence: f64,
+    pub no_match: bool,
+    pub feedback: Option<i64>,
+    pub cards: i64,
+    pub has_errors: bool,
+    pub timings: serde_json::Value,
 }
 
 fn rate(n: usize, d: usize) -> f64 {
@@ -112,7 +113,11 @@ pub fn compute(c: &Connection, w: &Window) -> Result<Quality, StoreError> {
             })
         })?
         .collect::<Result<_, _>>()?;
+    Ok(report(&rows, w))
+}
 
+/// The report over a window's turns, oldest first.
+pub fn report(rows: &[TurnRow], w: &Window) -> Quality {
     let complete: Vec<&TurnRow> = rows
         .iter()
         .filter(|r| r.status == TurnStatus::Complete)
@@ -181,11 +186,11 @@ pub fn compute(c: &Connection, w: &Window) -> Result<Quality, StoreError> {
         thumbs_down: down as u64,
         thumbs_ratio: (up + down > 0).then(|| round(rate(up, up + down))),
         latency,
-        worst: worst(&rows),
+        worst: worst(rows),
         recommendations: Vec::new(),
     };
     q.recommendations = recommend(&q, rate(down, up + down));
-    Ok(q)
+    q
 }
 
 /// Thumbs-down first, then failures, then no-match, then the least confident.

@@ -18,10 +18,111 @@ const MAX_QUERY_CHARS: usize = 200;
 pub const HAS_ERRORS: &str =
     "(t.status = 'failed' OR coalesce(json_array_length(t.trace, '$.errors'), 0) > 0)";
 
-const SUMMARY_COLUMNS: &str =
-    "t.id, t.session_id, t.created_at, t.question, t.category, t.status, t.source,
-    t.confidence, t.no_match, t.feedback, t.latency_ms, t.model,
-    coalesce(json_array_length(t.trace, '$.errors'), 0), json_array_length(t.cards)";
+/// The same in Postgres (`rc_len` is 0 for anything but an array).
+pub const PG_HAS_ERRORS: &str = "(t.status = 'failed' OR rc_len(t.trace::jsonb -> 'errors') > 0)";
+
+/// The two SQL dialects the filters are written in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+impl Dialect {
+    fn param(self, n: usize) -> String {
+        match self {
+            Dialect::Sqlite => format!("?{n}"),
+            Dialect::Postgres => format!("${n}"),
+        }
+    }
+
+    /// Case-insensitive like SQLite's LIKE (for ASCII).
+    fn like(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "LIKE",
+            Dialect::Postgres => "ILIKE",
+        }
+    }
+
+    fn has_errors(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => HAS_ERRORS,
+            Dialect::Postgres => PG_HAS_ERRORS,
+        }
+    }
+
+    /// The columns `summary` reads, in order.
+    pub fn summary_columns(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => {
+                "t.id, t.session_id, t.created_at, t.question, t.category, t.status, t.source,
+                 t.confidence, t.no_match, t.feedback, t.latency_ms, t.model,
+                 coalesce(json_array_length(t.trace, '$.errors'), 0), json_array_length(t.cards)"
+            }
+            Dialect::Postgres => {
+                "t.id, t.session_id, t.created_at, t.question, t.category, t.status, t.source,
+                 t.confidence, t.no_match, t.feedback, t.latency_ms, t.model,
+                 rc_len(t.trace::jsonb -> 'errors')::bigint, rc_len(t.cards::jsonb)::bigint"
+            }
+        }
+    }
+}
+
+/// The page's SQL (count, then rows) and its text parameters, from the filters.
+pub struct PageSql {
+    pub count: String,
+    pub rows: String,
+    pub params: Vec<String>,
+}
+
+pub fn page_sql(q: &TraceQuery, d: Dialect) -> PageSql {
+    let mut clauses: Vec<String> = Vec::new();
+    let mut params: Vec<String> = Vec::new();
+    if let Some(text) = q.q.as_deref() {
+        let text: String = text.chars().take(MAX_QUERY_CHARS).collect();
+        // Every word must appear in the question, the rewrite or the answer.
+        for word in text.split_whitespace().take(12) {
+            params.push(like_pattern(word));
+            let (n, like) = (d.param(params.len()), d.like());
+            clauses.push(format!(
+                "(t.question {like} {n} ESCAPE '\\' OR t.rewritten {like} {n} ESCAPE '\\' OR t.answer {like} {n} ESCAPE '\\')"
+            ));
+        }
+    }
+    if q.no_match {
+        clauses.push("t.no_match".into());
+    }
+    if q.low_confidence {
+        // A failed or interrupted turn has no confidence to speak of.
+        clauses.push(format!(
+            "t.status = 'complete' AND t.confidence < {LOW_CONFIDENCE}"
+        ));
+    }
+    if q.thumbs_down {
+        clauses.push("t.feedback < 0".into());
+    }
+    if q.errors {
+        clauses.push(d.has_errors().into());
+    }
+    if q.follow_ups {
+        clauses.push("t.category = 'follow-up'".into());
+    }
+    let filter = if clauses.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", clauses.join(" AND "))
+    };
+    let limit = q.limit.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE);
+    let offset = q.offset.unwrap_or(0);
+    PageSql {
+        count: format!("SELECT count(*) FROM turns t {filter}"),
+        rows: format!(
+            "SELECT {} FROM turns t {filter} ORDER BY t.created_at DESC, t.id LIMIT {limit} OFFSET {offset}",
+            d.summary_columns()
+        ),
+        params,
+    }
+}
 
 fn summary(r: &Row) -> rusqlite::Result<TraceSummary> {
     Ok(TraceSummary {
@@ -43,7 +144,7 @@ fn summary(r: &Row) -> rusqlite::Result<TraceSummary> {
 }
 
 /// `%`, `_` and `\` match themselves in the LIKE patterns built here.
-fn like_pattern(word: &str) -> String {
+pub fn like_pattern(word: &str) -> String {
     let mut p = String::from("%");
     for ch in word.chars() {
         if matches!(ch, '%' | '_' | '\\') {
@@ -56,52 +157,12 @@ fn like_pattern(word: &str) -> String {
 }
 
 pub fn list(c: &Connection, q: &TraceQuery) -> Result<TracePage, StoreError> {
-    let mut clauses: Vec<String> = Vec::new();
-    let mut params: Vec<Value> = Vec::new();
-    if let Some(text) = q.q.as_deref() {
-        let text: String = text.chars().take(MAX_QUERY_CHARS).collect();
-        // Every word must appear in the question, the rewrite or the answer.
-        for word in text.split_whitespace().take(12) {
-            params.push(Value::Text(like_pattern(word)));
-            let n = params.len();
-            clauses.push(format!(
-                "(t.question LIKE ?{n} ESCAPE '\\' OR t.rewritten LIKE ?{n} ESCAPE '\\' OR t.answer LIKE ?{n} ESCAPE '\\')"
-            ));
-        }
-    }
-    if q.no_match {
-        clauses.push("t.no_match = 1".into());
-    }
-    if q.low_confidence {
-        // A failed or interrupted turn has no confidence to speak of.
-        clauses.push(format!(
-            "t.status = 'complete' AND t.confidence < {LOW_CONFIDENCE}"
-        ));
-    }
-    if q.thumbs_down {
-        clauses.push("t.feedback < 0".into());
-    }
-    if q.errors {
-        clauses.push(HAS_ERRORS.into());
-    }
-    if q.follow_ups {
-        clauses.push("t.category = 'follow-up'".into());
-    }
-    let filter = if clauses.is_empty() {
-        String::new()
-    } else {
-        format!("WHERE {}", clauses.join(" AND "))
-    };
-    let total: i64 = c.query_row(
-        &format!("SELECT count(*) FROM turns t {filter}"),
-        rusqlite::params_from_iter(params.iter()),
-        |r| r.get(0),
-    )?;
-    let limit = q.limit.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE);
-    let offset = q.offset.unwrap_or(0);
-    let mut st = c.prepare(&format!(
-        "SELECT {SUMMARY_COLUMNS} FROM turns t {filter} ORDER BY t.created_at DESC, t.id LIMIT {limit} OFFSET {offset}"
-    ))?;
+    let sql = page_sql(q, Dialect::Sqlite);
+    let params: Vec<Value> = sql.params.into_iter().map(Value::Text).collect();
+    let total: i64 = c.query_row(&sql.count, rusqlite::params_from_iter(params.iter()), |r| {
+        r.get(0)
+    })?;
+    let mut st = c.prepare(&sql.rows)?;
     let traces = st
         .query_map(rusqlite::params_from_iter(params.iter()), summary)?
         .collect::<Result<_, _>>()?;
@@ -111,12 +172,16 @@ pub fn list(c: &Connection, q: &TraceQuery) -> Result<TracePage, StoreError> {
     })
 }
 
+/// The columns after the summary's that `detail` reads.
+pub const DETAIL_COLUMNS: &str =
+    "t.rewritten, t.answer, t.cards, t.cited, t.tokens_in, t.tokens_out,
+                    t.feedback_note, t.trace";
+
 pub fn detail(c: &Connection, id: &str) -> Result<Option<TraceDetail>, StoreError> {
     Ok(c.query_row(
         &format!(
-            "SELECT {SUMMARY_COLUMNS}, t.rewritten, t.answer, t.cards, t.cited, t.tokens_in, t.tokens_out,
-                    t.feedback_note, t.trace
-             FROM turns t WHERE t.id = ?1"
+            "SELECT {}, {DETAIL_COLUMNS} FROM turns t WHERE t.id = ?1",
+            Dialect::Sqlite.summary_columns()
         ),
         [id],
         |r| {

@@ -6,8 +6,7 @@ use super::export::attachment;
 use super::{ApiFailure, AppState};
 use crate::admin::auth::{self, Access};
 use crate::admin::test_query::{self, TestQueryError};
-use crate::admin::window::{self, WindowError, WindowQuery};
-use crate::admin::{golden, quality, traces};
+use crate::admin::window::{WindowError, WindowQuery};
 use app::api::ErrorCode;
 use app::api::admin::{
     IndexStatus, Quality, RequestList, StatusUpdate, TestQuery, TestQueryResult, TraceDetail,
@@ -104,56 +103,35 @@ async fn list_traces(
     State(state): State<AppState>,
     Query(q): Query<TraceQuery>,
 ) -> Result<Json<TracePage>, ApiFailure> {
-    Ok(Json(state.db.read(move |c| traces::list(c, &q)).await?))
+    Ok(Json(state.saved_turns.traces(q).await?))
 }
 
 async fn trace(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<TraceDetail>, ApiFailure> {
-    state
-        .db
-        .read(move |c| traces::detail(c, &id))
-        .await?
-        .map(Json)
-        .ok_or_else(|| {
-            ApiFailure::client(
-                ErrorCode::TurnNotFound,
-                ErrorCode::TurnNotFound.default_message(),
-            )
-        })
-}
-
-/// Resolves the window (default `days` when none is given), then runs `f` over it.
-fn in_window<T>(
-    c: &rusqlite::Connection,
-    q: &WindowQuery,
-    default_days: u32,
-    f: impl FnOnce(&rusqlite::Connection, &window::Window) -> Result<T, crate::store::StoreError>,
-) -> Result<T, WindowError> {
-    let w = window::resolve(c, q, default_days)?;
-    Ok(f(c, &w)?)
+    state.saved_turns.trace(id).await?.map(Json).ok_or_else(|| {
+        ApiFailure::client(
+            ErrorCode::TurnNotFound,
+            ErrorCode::TurnNotFound.default_message(),
+        )
+    })
 }
 
 async fn quality_report(
     State(state): State<AppState>,
     Query(q): Query<WindowQuery>,
 ) -> Result<Json<Quality>, ApiFailure> {
-    let report = state
-        .db
-        .read(move |c| Ok(in_window(c, &q, 7, quality::compute)))
-        .await??;
-    Ok(Json(report))
+    let w = state.saved_turns.window(q, 7).await?;
+    Ok(Json(state.saved_turns.quality(w).await?))
 }
 
 async fn golden_export(
     State(state): State<AppState>,
     Query(q): Query<WindowQuery>,
 ) -> Result<Response, ApiFailure> {
-    let text = state
-        .db
-        .read(move |c| Ok(in_window(c, &q, 30, golden::export)))
-        .await??;
+    let w = state.saved_turns.window(q, 30).await?;
+    let text = state.saved_turns.golden(w).await?;
     Ok(attachment(
         text,
         "golden-from-feedback.jsonl",

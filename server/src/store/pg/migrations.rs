@@ -18,6 +18,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "requests",
         sql: include_str!("migrations/0002_requests.sql"),
     },
+    Migration {
+        version: 3,
+        name: "admin",
+        sql: include_str!("migrations/0003_admin.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;
