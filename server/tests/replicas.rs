@@ -223,3 +223,92 @@ async fn a_replica_killed_mid_stream_leaves_the_conversation_to_the_other() {
         "what A streamed is kept: {answer:?} (client saw {seen:?})"
     );
 }
+
+/// A single-machine deployment moves to Postgres with `registry-chat migrate`:
+/// its conversations continue and its requests keep their references; a second
+/// run into the now non-empty database is refused and changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn migrate_copies_a_sqlite_deployment_into_postgres() {
+    let Some(db) = common::pg::database().await else {
+        return;
+    };
+    let single = TestServer::start_indexed(|_| {}).await;
+    let first = ask(
+        &single.url,
+        json!({"question": "pods in payments keep restarting"}),
+    )
+    .await;
+    let sid = session_of(&first);
+    let top = cards(&first)[0].clone();
+    let (status, saved) = call(
+        &single.url,
+        "create_request",
+        json!({"input": {"problem": "Check consumer group lag on our Kafka brokers",
+                         "healthy": "", "session_id": sid,
+                         "closest": ["platform-ops/nats-server-health"]}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{saved}");
+    // Everything in the main file (not the WAL), then a copy as the deployment's.
+    single
+        .state
+        .db
+        .write(|c| Ok(c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")?))
+        .await
+        .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("registry-chat.db");
+    std::fs::copy(single.dir.path().join("registry-chat.db"), &file).unwrap();
+    single.stop().await.unwrap();
+
+    let migrate = || {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_registry-chat"));
+        for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("REGISTRY_CHAT_")) {
+            cmd.env_remove(k);
+        }
+        cmd.args(["--data-dir"])
+            .arg(data.path())
+            .args(["migrate", "--from"])
+            .arg(format!("sqlite:{}", file.display()))
+            .args(["--to", &db])
+            .output()
+            .unwrap()
+    };
+    let out = migrate();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("sessions: 1 rows") && err.contains("requests: 1 rows"),
+        "{err}"
+    );
+
+    let replica = replica(&db).await;
+    let next = ask(
+        &replica.url,
+        json!({"question": "what about its SLIs?", "session_id": sid}),
+    )
+    .await;
+    assert_eq!(session_of(&next), sid, "the conversation continues");
+    assert_eq!(cards(&next), vec![top], "with its memory");
+    let saved = replica.state.requests.saved(1).await.unwrap();
+    assert_eq!(saved.request.reference, "REQ-0001");
+    assert!(
+        saved.markdown.contains("NATS Server Health"),
+        "{}",
+        saved.markdown
+    );
+    // New requests continue after the copied ids.
+    let (_, second) = call(
+        &replica.url,
+        "create_request",
+        json!({"input": {"problem": "Rotate Vault tokens", "healthy": ""}}),
+    )
+    .await;
+    assert_eq!(second["request"]["reference"], "REQ-0002", "{second}");
+
+    let again = migrate();
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(!again.status.success());
+    assert!(err.contains("migrate into an empty database"), "{err}");
+    assert!(!err.contains("postgres@"), "no URL in messages: {err}");
+}

@@ -9,6 +9,7 @@ mod bundles;
 mod config_cmd;
 mod eval;
 mod index;
+mod migrate;
 mod search;
 mod serve;
 mod status;
@@ -66,6 +67,8 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Print search latency, vector index and memory figures
     Bench(bench::BenchArgs),
+    /// Copy conversations and requests from a SQLite file into Postgres (for replicas)
+    Migrate(migrate::MigrateArgs),
     /// Print the effective configuration (secrets masked) or the list of settings
     Config(ConfigArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell) to stdout
@@ -154,6 +157,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export(args) => ask::export(&config, &args),
         Command::Eval(args) => eval::run(&config, &args),
         Command::Bench(args) => bench::run(&config, &args),
+        Command::Migrate(args) => migrate::run(&config, &args),
         Command::Config(args) => config_cmd::run(&config, &args),
         Command::Completions(_) => Ok(()),
     }

@@ -6,6 +6,7 @@
 //! A pool of async connections (deadpool over tokio-postgres): unlike SQLite there
 //! is no single writer to funnel through, the server orders concurrent writes.
 
+pub mod copy;
 mod migrations;
 
 pub use migrations::{LATEST_VERSION, schema_version};
