@@ -17,9 +17,10 @@ use std::time::{Duration, Instant};
 
 #[derive(Debug, Args)]
 pub struct LoadArgs {
-    /// The running server to drive.
-    #[arg(long, default_value = "http://127.0.0.1:3000")]
-    pub url: String,
+    /// The running server to drive; several (comma-separated) are replicas, given
+    /// turns in turn as a round-robin load balancer would.
+    #[arg(long, default_value = "http://127.0.0.1:3000", value_delimiter = ',')]
+    pub url: Vec<String>,
     /// Streams open at once.
     #[arg(long, default_value_t = 50)]
     pub concurrency: usize,
@@ -34,7 +35,7 @@ pub struct LoadArgs {
     #[arg(long)]
     pub pid: Option<u32>,
     /// The server's SQLite file, to check that every completed turn was saved.
-    /// Default: this configuration's database.
+    /// Default: this configuration's database (Postgres when `database.url` is set).
     #[arg(long)]
     pub db: Option<PathBuf>,
 }
@@ -57,9 +58,15 @@ pub fn run(config: &crate::config::Config, args: &LoadArgs) -> anyhow::Result<()
     anyhow::ensure!(!questions.is_empty(), "no questions to ask");
     anyhow::ensure!(args.concurrency > 0, "--concurrency must be at least 1");
     let turns = args.turns.unwrap_or(args.concurrency * 2);
-    let url = format!("{}/api/chat", args.url.trim_end_matches('/'));
+    let urls: Vec<String> = args
+        .url
+        .iter()
+        .map(|u| format!("{}/api/chat", u.trim_end_matches('/')))
+        .collect();
+    anyhow::ensure!(!urls.is_empty(), "--url names no server");
+    let url = urls.join(", ");
     let rt = super::runtime()?;
-    let (outcomes, wall, rss) = rt.block_on(drive(&url, &questions, turns, args))?;
+    let (outcomes, wall, rss) = rt.block_on(drive(&urls, &questions, turns, args))?;
 
     let done: Vec<&Outcome> = outcomes.iter().filter(|o| o.error.is_none()).collect();
     let mut errors: BTreeMap<&str, usize> = BTreeMap::new();
@@ -102,15 +109,22 @@ pub fn run(config: &crate::config::Config, args: &LoadArgs) -> anyhow::Result<()
     if let Some((now, peak)) = rss {
         println!("  server RSS: peak {peak} MB sampled during the run, {now} MB at the end");
     }
-    let db = args.db.clone().unwrap_or_else(|| config.database_path());
-    let ids: Vec<&str> = done.iter().filter_map(|o| o.turn_id.as_deref()).collect();
-    match saved(&db, &ids) {
+    let ids: Vec<String> = done.iter().filter_map(|o| o.turn_id.clone()).collect();
+    let (found, place) = match (&args.db, config.database.postgres()) {
+        (None, Some(pg)) => (rt.block_on(saved_in_postgres(pg, &ids)), "Postgres".into()),
+        (db, _) => {
+            let db = db.clone().unwrap_or_else(|| config.database_path());
+            let name = db
+                .file_name()
+                .map(|f| f.to_string_lossy().to_string())
+                .unwrap_or_default();
+            (saved(&db, &ids), name)
+        }
+    };
+    match found {
         Ok(n) => println!(
-            "  saved: {n} of {} completed turns are in {}",
-            ids.len(),
-            db.file_name()
-                .map(|f| f.to_string_lossy())
-                .unwrap_or_default()
+            "  saved: {n} of {} completed turns are in {place}",
+            ids.len()
         ),
         Err(e) => println!("  saved: not checked ({e:#})"),
     }
@@ -120,7 +134,7 @@ pub fn run(config: &crate::config::Config, args: &LoadArgs) -> anyhow::Result<()
 type Driven = (Vec<Outcome>, f64, Option<(u64, u64)>);
 
 async fn drive(
-    url: &str,
+    urls: &[String],
     questions: &[String],
     turns: usize,
     args: &LoadArgs,
@@ -135,7 +149,8 @@ async fn drive(
     let mut tasks = Vec::with_capacity(turns);
     for i in 0..turns {
         let (client, gate) = (client.clone(), gate.clone());
-        let (url, question) = (url.to_string(), questions[i % questions.len()].clone());
+        let url = urls[i % urls.len()].clone();
+        let question = questions[i % questions.len()].clone();
         tasks.push(tokio::spawn(async move {
             let _permit = gate.acquire_owned().await;
             one_turn(&client, &url, &question).await
@@ -255,8 +270,19 @@ fn load_questions(path: Option<&Path>) -> anyhow::Result<Vec<String>> {
         .collect())
 }
 
+/// How many of these turns the replicas' Postgres database holds.
+async fn saved_in_postgres(url: &str, ids: &[String]) -> anyhow::Result<usize> {
+    let pg = crate::store::pg::Pg::connect(url).await?;
+    let row = pg
+        .client()
+        .await?
+        .query_one("SELECT count(*) FROM turns WHERE id = ANY($1)", &[&ids])
+        .await?;
+    Ok(row.get::<_, i64>(0) as usize)
+}
+
 /// How many of these turns the server's database holds (read-only).
-fn saved(db: &Path, ids: &[&str]) -> anyhow::Result<usize> {
+fn saved(db: &Path, ids: &[String]) -> anyhow::Result<usize> {
     let conn =
         rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
     let mut st = conn.prepare("SELECT 1 FROM turns WHERE id = ?1")?;
