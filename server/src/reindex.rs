@@ -27,6 +27,8 @@ pub enum ReindexError {
     Store(#[from] StoreError),
     #[error("loading the new index: {0}")]
     Search(#[from] SearchError),
+    #[error("another replica is reindexing; try again when it has finished")]
+    FleetBusy,
     #[error("the index task stopped unexpectedly: {0}")]
     Task(#[from] tokio::task::JoinError),
 }

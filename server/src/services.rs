@@ -158,3 +158,51 @@ pub fn watch_live_turns(state: &Services) {
         }
     });
 }
+
+/// With replicas on Postgres: when another replica announces a reindex, run one
+/// here too (waiting for the fleet's index lock), so every replica's catalog
+/// follows the same sources. A cheap poll of one row; SQLite: nothing to follow.
+pub fn watch_fleet_index(state: &Services, every: Duration) {
+    let crate::store::Shared::Postgres(pg) = &state.shared else {
+        return;
+    };
+    let (pg, state) = (pg.clone(), state.clone());
+    tokio::spawn(async move {
+        let latest =
+            |pg: crate::store::pg::Pg| async move { pg.latest_index_run().await.ok().flatten() };
+        // Runs announced before this replica started are already in its catalog
+        // (it indexed at start-up, or was built from the same sources).
+        let mut seen = latest(pg.clone()).await.map_or(0, |(id, _)| id);
+        loop {
+            tokio::select! {
+                _ = state.shutdown.cancelled() => break,
+                _ = tokio::time::sleep(every) => {}
+            }
+            let Some((id, replica)) = latest(pg.clone()).await else {
+                continue;
+            };
+            if id <= seen {
+                continue;
+            }
+            if replica == state.reindexer.replica() {
+                seen = id;
+                continue;
+            }
+            let started = state
+                .reindexer
+                .start(
+                    state.config.clone(),
+                    state.db.clone(),
+                    state.shared.clone(),
+                    state.searcher().clone(),
+                    crate::admin::reindex::Origin::Following,
+                )
+                .await;
+            // Busy: a run is going here already; look again next time.
+            if started.is_ok() {
+                tracing::info!(run = id, "following another replica's reindex");
+                seen = id;
+            }
+        }
+    });
+}

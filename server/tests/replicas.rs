@@ -312,3 +312,118 @@ async fn migrate_copies_a_sqlite_deployment_into_postgres() {
     assert!(err.contains("migrate into an empty database"), "{err}");
     assert!(!err.contains("postgres@"), "no URL in messages: {err}");
 }
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+/// A reindex started on one replica is followed by the other (which answers from
+/// its previous snapshot meanwhile), and only one replica holds the fleet's index
+/// lock at a time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reindex_on_one_replica_is_followed_by_the_other() {
+    let Some(db) = common::pg::database().await else {
+        return;
+    };
+    // Both replicas index the same sources, as replicas of one deployment do.
+    let sources = tempfile::tempdir().unwrap();
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/collections");
+    copy_dir(&samples, sources.path());
+    let start = |db: String| {
+        let root = sources.path().to_path_buf();
+        TestServer::start_indexed(move |c| {
+            c.database.url = Some(Secret::new(db));
+            c.admin.token = Some(Secret::new("admin-token-0123456789"));
+            c.collections = ["cloud-ops", "kube-ops", "platform-ops"]
+                .iter()
+                .map(|n| registry_chat::config::CollectionConfig {
+                    name: Some(n.to_string()),
+                    path: Some(root.join(n)),
+                    ..Default::default()
+                })
+                .collect();
+        })
+    };
+    let (a, b) = (start(db.clone()).await, start(db.clone()).await);
+    registry_chat::services::watch_fleet_index(&b.state, Duration::from_millis(200));
+
+    let readme = sources.path().join("kube-ops/codebundles");
+    let readme = std::fs::read_dir(readme)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("README.md"))
+        .find(|p| p.is_file())
+        .unwrap();
+    let mut text = std::fs::read_to_string(&readme).unwrap();
+    text.push_str("\nAlso checks the flux capacitor.\n");
+    std::fs::write(&readme, text).unwrap();
+
+    // In the replica's own catalog (and so its keyword search).
+    let found = |s: &TestServer| {
+        let db = s.state.db.clone();
+        async move {
+            db.read(|c| {
+                Ok(c.query_row(
+                    "SELECT count(*) FROM chunks WHERE show_text LIKE '%flux capacitor%'",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )?)
+            })
+            .await
+            .unwrap()
+                > 0
+        }
+    };
+    assert!(!found(&b).await, "not there before");
+    let res = client()
+        .post(format!("{}/api/admin/reindex", a.url))
+        .bearer_auth("admin-token-0123456789")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 202);
+    let mut followed = false;
+    for _ in 0..1200 {
+        if a.state.reindexer.job().state == app::api::admin::JobState::Done
+            && b.state.reindexer.job().state == app::api::admin::JobState::Done
+        {
+            followed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        followed,
+        "A: {:?} / B: {:?}",
+        a.state.reindexer.job(),
+        b.state.reindexer.job()
+    );
+    assert!(found(&a).await, "A serves the change");
+    assert!(found(&b).await, "B followed A's reindex");
+
+    // One index lock for the fleet; released when its holder lets go (or dies).
+    let registry_chat::store::Shared::Postgres(pg) = &a.state.shared else {
+        panic!("replicas on Postgres");
+    };
+    let held = pg.try_index_lock().await.unwrap().expect("free");
+    assert!(pg.try_index_lock().await.unwrap().is_none(), "held by one");
+    drop(held);
+    let mut again = None;
+    for _ in 0..50 {
+        again = pg.try_index_lock().await.unwrap();
+        if again.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(again.is_some(), "released with its connection");
+}

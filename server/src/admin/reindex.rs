@@ -7,19 +7,44 @@ use crate::config::Config;
 use crate::ingest::{self, IndexOptions};
 use crate::reindex::{Reindex, ReindexError, Step};
 use crate::search::Searcher;
-use crate::store::Db;
+use crate::store::pg::FleetLock;
+use crate::store::{Db, Shared};
 use app::api::admin::{JobState, ReindexJob};
 use std::sync::{Arc, Mutex};
 
 /// Shared by the HTTP handlers and the running job.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Reindexer {
     job: Arc<Mutex<ReindexJob>>,
+    /// This replica among those sharing Postgres: random, new at every start.
+    replica: Arc<str>,
+}
+
+impl Default for Reindexer {
+    fn default() -> Self {
+        Reindexer {
+            job: Default::default(),
+            replica: crate::memory::new_id().into(),
+        }
+    }
 }
 
 /// A job is already running.
 #[derive(Debug)]
 pub struct Busy(pub ReindexJob);
+
+/// Why a run starts. With replicas on Postgres a run started here takes the
+/// fleet's index lock (refused while another replica indexes) and is announced
+/// when it succeeds; a run following another replica's waits for the lock and
+/// is not announced (or the replicas would follow each other for ever).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Here,
+    Following,
+}
+
+/// How long a follower waits for the replica ahead of it to finish.
+const FOLLOW_WAIT: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 
 /// Timestamps in the format turns are stored in, from SQLite's clock.
 async fn now(db: &Db) -> Option<String> {
@@ -29,6 +54,11 @@ async fn now(db: &Db) -> Option<String> {
 }
 
 impl Reindexer {
+    /// Who announces this replica's runs (and ignores its own announcements).
+    pub fn replica(&self) -> &str {
+        &self.replica
+    }
+
     pub fn job(&self) -> ReindexJob {
         self.lock().clone()
     }
@@ -46,7 +76,9 @@ impl Reindexer {
         &self,
         config: Arc<Config>,
         db: Db,
+        shared: Shared,
         searcher: Arc<Searcher>,
+        origin: Origin,
     ) -> Result<ReindexJob, Busy> {
         let started_at = now(&db).await;
         {
@@ -56,7 +88,10 @@ impl Reindexer {
             }
             *j = ReindexJob {
                 state: JobState::Running,
-                stage: "reading sources".into(),
+                stage: match origin {
+                    Origin::Here => "reading sources".into(),
+                    Origin::Following => "following another replica's reindex".into(),
+                },
                 started_at,
                 ..Default::default()
             };
@@ -67,7 +102,15 @@ impl Reindexer {
             // of leaving the job "running" (and every later reindex refused) forever.
             let run = {
                 let (me, db) = (me.clone(), db.clone());
-                tokio::spawn(async move { me.run(&config, &db, &searcher).await })
+                tokio::spawn(async move {
+                    // Held to the end of the run; released if this replica dies.
+                    let _fleet = fleet_lock(&shared, origin).await?;
+                    let message = me.run(&config, &db, &searcher).await?;
+                    if let (Shared::Postgres(pg), Origin::Here) = (&shared, origin) {
+                        pg.announce_index_run(&me.replica).await?;
+                    }
+                    Ok(message)
+                })
             };
             let result = run.await.unwrap_or_else(|e| Err(ReindexError::Task(e)));
             let finished_at = now(&db).await;
@@ -133,5 +176,23 @@ impl Reindexer {
             graph.edges,
             report.elapsed_ms as f64 / 1000.0 + embed.elapsed_ms as f64 / 1000.0,
         ))
+    }
+}
+
+/// The fleet's index lock when replicas share Postgres (none with SQLite: one
+/// process, and the data dir's own lock already serialises its runs).
+async fn fleet_lock(shared: &Shared, origin: Origin) -> Result<Option<FleetLock>, ReindexError> {
+    let Shared::Postgres(pg) = shared else {
+        return Ok(None);
+    };
+    let waited = std::time::Instant::now();
+    loop {
+        if let Some(lock) = pg.try_index_lock().await? {
+            return Ok(Some(lock));
+        }
+        if origin == Origin::Here || waited.elapsed() > FOLLOW_WAIT {
+            return Err(ReindexError::FleetBusy);
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
     }
 }

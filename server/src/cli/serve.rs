@@ -20,6 +20,7 @@ fn runtime_main(config: Config) -> anyhow::Result<()> {
         crate::services::watch_index(&state, std::time::Duration::from_secs(5));
         crate::services::watch_retention(&state);
         crate::services::watch_live_turns(&state);
+        crate::services::watch_fleet_index(&state, std::time::Duration::from_secs(5));
 
         let shutdown = state.shutdown.clone();
         tokio::spawn(async move {

@@ -190,7 +190,9 @@ async fn reindex(State(state): State<AppState>) -> Result<Response, ApiFailure> 
         .start(
             state.config.clone(),
             state.db.clone(),
+            state.shared.clone(),
             state.searcher().clone(),
+            crate::admin::reindex::Origin::Here,
         )
         .await
     {

@@ -23,6 +23,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "admin",
         sql: include_str!("migrations/0003_admin.sql"),
     },
+    Migration {
+        version: 4,
+        name: "index runs",
+        sql: include_str!("migrations/0004_index_runs.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;

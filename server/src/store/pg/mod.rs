@@ -7,8 +7,10 @@
 //! is no single writer to funnel through, the server orders concurrent writes.
 
 pub mod copy;
+mod fleet;
 mod migrations;
 
+pub use fleet::FleetLock;
 pub use migrations::{LATEST_VERSION, schema_version};
 
 use super::StoreError;

@@ -1,0 +1,59 @@
+//! Replicas coordinating their index runs through Postgres: one runs at a time
+//! (an advisory lock held for the whole run), and a run started on one replica is
+//! announced so the others follow it with a run of their own, keeping every
+//! replica's catalog on the same sources. The others answer from their previous
+//! snapshot meanwhile, as a single replica does during its own reindex.
+
+use super::Pg;
+use crate::store::StoreError;
+use deadpool_postgres::{ClientWrapper, Object};
+
+/// Any constant every replica agrees on.
+const INDEX_LOCK: i64 = 0x5245_4743_4841_5402;
+
+/// Held for a whole index run. Its connection left the pool: dropping it closes
+/// the connection, and Postgres releases the lock with it (also when the replica
+/// holding it dies).
+pub struct FleetLock {
+    _conn: ClientWrapper,
+}
+
+impl Pg {
+    /// The fleet's index lock, or `None` while another replica holds it.
+    pub async fn try_index_lock(&self) -> Result<Option<FleetLock>, StoreError> {
+        let c = self.client().await?;
+        let got: bool = c
+            .query_one("SELECT pg_try_advisory_lock($1)", &[&INDEX_LOCK])
+            .await?
+            .get(0);
+        Ok(got.then(|| FleetLock {
+            _conn: Object::take(c),
+        }))
+    }
+
+    /// Records a run started here, for the other replicas to follow.
+    pub async fn announce_index_run(&self, replica: &str) -> Result<i64, StoreError> {
+        Ok(self
+            .client()
+            .await?
+            .query_one(
+                "INSERT INTO index_runs (replica) VALUES ($1) RETURNING id",
+                &[&replica],
+            )
+            .await?
+            .get(0))
+    }
+
+    /// The newest announced run and the replica that ran it.
+    pub async fn latest_index_run(&self) -> Result<Option<(i64, String)>, StoreError> {
+        Ok(self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT id, replica FROM index_runs ORDER BY id DESC LIMIT 1",
+                &[],
+            )
+            .await?
+            .map(|r| (r.get(0), r.get(1))))
+    }
+}
