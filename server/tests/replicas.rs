@@ -426,4 +426,16 @@ async fn a_reindex_on_one_replica_is_followed_by_the_other() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(again.is_some(), "released with its connection");
+    // While one holder has it, a Reindex started on a replica is refused at once.
+    let res = client()
+        .post(format!("{}/api/admin/reindex", b.url))
+        .bearer_auth("admin-token-0123456789")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 409);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["code"], "index_busy");
+    drop(again);
 }

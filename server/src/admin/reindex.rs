@@ -80,6 +80,17 @@ impl Reindexer {
         searcher: Arc<Searcher>,
         origin: Origin,
     ) -> Result<ReindexJob, Busy> {
+        // Started here while another replica indexes: refused now, as a busy run
+        // here is (a follower waits for the lock inside its run instead).
+        let early: Option<Option<FleetLock>> = match origin {
+            Origin::Here => match fleet_lock(&shared, origin).await {
+                Ok(lock) => Some(lock),
+                Err(ReindexError::FleetBusy) => return Err(Busy(self.job())),
+                // Postgres unreachable: the run tries again and reports it.
+                Err(_) => None,
+            },
+            Origin::Following => None,
+        };
         let started_at = now(&db).await;
         {
             let mut j = self.lock();
@@ -104,7 +115,10 @@ impl Reindexer {
                 let (me, db) = (me.clone(), db.clone());
                 tokio::spawn(async move {
                     // Held to the end of the run; released if this replica dies.
-                    let _fleet = fleet_lock(&shared, origin).await?;
+                    let _fleet = match early {
+                        Some(lock) => lock,
+                        None => fleet_lock(&shared, origin).await?,
+                    };
                     let message = me.run(&config, &db, &searcher).await?;
                     if let (Shared::Postgres(pg), Origin::Here) = (&shared, origin) {
                         pg.announce_index_run(&me.replica).await?;
