@@ -82,6 +82,22 @@ impl Services {
     pub fn searcher(&self) -> &Arc<Searcher> {
         self.agent.searcher()
     }
+
+    /// Starts the reindex job over this replica's configuration and index.
+    pub async fn start_reindex(
+        &self,
+        origin: crate::admin::reindex::Origin,
+    ) -> Result<app::api::admin::ReindexJob, crate::admin::reindex::Busy> {
+        self.reindexer
+            .start(
+                self.config.clone(),
+                self.db.clone(),
+                self.shared.clone(),
+                self.searcher().clone(),
+                origin,
+            )
+            .await
+    }
 }
 
 /// Reloads the search snapshot when the catalog or the vectors change (an index run
@@ -189,14 +205,7 @@ pub fn watch_fleet_index(state: &Services, every: Duration) {
                 continue;
             }
             let started = state
-                .reindexer
-                .start(
-                    state.config.clone(),
-                    state.db.clone(),
-                    state.shared.clone(),
-                    state.searcher().clone(),
-                    crate::admin::reindex::Origin::Following,
-                )
+                .start_reindex(crate::admin::reindex::Origin::Following)
                 .await;
             // Busy: a run is going here already; look again next time.
             if started.is_ok() {

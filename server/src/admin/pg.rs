@@ -7,14 +7,10 @@ use super::quality::TurnRow;
 use super::traces::{DETAIL_COLUMNS, Dialect, PG_HAS_ERRORS, page_sql};
 use super::window::Window;
 use crate::store::StoreError;
-use crate::store::pg::Pg;
+use crate::store::pg::{Pg, closed, json};
 use app::api::admin::{TraceDetail, TracePage, TraceQuery, TraceSummary};
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
-
-fn closed<T: std::str::FromStr<Err = String>>(r: &Row, col: usize) -> Result<T, StoreError> {
-    r.get::<_, String>(col).parse().map_err(StoreError::Corrupt)
-}
 
 fn summary(r: &Row) -> Result<TraceSummary, StoreError> {
     Ok(TraceSummary {
@@ -69,9 +65,6 @@ pub async fn trace(pg: &Pg, id: &str) -> Result<Option<TraceDetail>, StoreError>
         )
         .await?;
     row.map(|r| {
-        fn json<T: serde::de::DeserializeOwned + Default>(r: &Row, col: usize) -> T {
-            serde_json::from_str(r.get::<_, &str>(col)).unwrap_or_default()
-        }
         Ok(TraceDetail {
             summary: summary(&r)?,
             rewritten: r.get(14),

@@ -3,33 +3,20 @@
 //! name in this module; the schema is the same, only the dialect differs.
 
 use super::compact::{SUMMARY_LINES, VERBATIM, summary_line};
+use super::erased::Json;
 use super::sessions::{SessionSummary, TurnTrace};
 use super::{
     Owner, PastTurn, RECENT_MESSAGES, RECENT_TURNS, SessionContext, SessionView, TurnRecord,
     TurnView, new_id, title_from,
 };
 use crate::store::StoreError;
-use crate::store::pg::Pg;
+use crate::store::pg::{Pg, closed, json};
 use tokio_postgres::GenericClient;
 use tokio_postgres::Row;
 
 /// A live turn whose replica wrote nothing for this long was cut (the replica died):
 /// the streaming replica saves the answer every few seconds while it streams.
 pub const LEASE_SECS: i64 = 120;
-
-fn closed<T: std::str::FromStr<Err = String>>(r: &Row, col: usize) -> Result<T, StoreError> {
-    r.get::<_, String>(col)
-        .parse()
-        .map_err(|e: String| StoreError::Corrupt(e))
-}
-
-fn json<T: serde::de::DeserializeOwned + Default>(r: &Row, col: usize) -> T {
-    serde_json::from_str(r.get::<_, &str>(col)).unwrap_or_default()
-}
-
-fn to_json(v: &impl serde::Serialize) -> String {
-    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
-}
 
 pub async fn owns(c: &impl GenericClient, id: &str, owner: &Owner) -> Result<bool, StoreError> {
     let found = c
@@ -143,7 +130,7 @@ async fn insert_live(tx: &impl GenericClient, t: &TurnRecord) -> Result<(), Stor
          SELECT $1, $2, coalesce(max(seq), 0) + 1, 'interrupted', $3, $3, 'general', '', 'system',
            0, false, $4, 0, 0, 0, $5, '[]', '[]', '{}', true, now(), rc_now()
          FROM turns WHERE session_id = $2",
-        &[&t.id, &t.session_id, &t.question, &t.model, &to_json(&t.filters)],
+        &[&t.id, &t.session_id, &t.question, &t.model, &t.filters.to_json()],
     )
     .await?;
     tx.execute(
@@ -184,34 +171,22 @@ pub async fn save_partial(pg: &Pg, turn_id: &str, answer: &str) -> Result<(), St
 /// Live turns whose lease ran out: the replica streaming them is gone. Any replica
 /// may run this at any time; `SKIP LOCKED` keeps two sweeps from doubling a message.
 pub async fn recover_interrupted(pg: &Pg) -> Result<usize, StoreError> {
-    let mut c = pg.client().await?;
-    let tx = c.transaction().await?;
-    let cut = tx
-        .query(
-            "SELECT id, session_id, answer FROM turns
-             WHERE live AND heartbeat < now() - make_interval(secs => $1)
-             FOR UPDATE SKIP LOCKED",
+    let n = pg
+        .client()
+        .await?
+        .execute(
+            "WITH cut AS (
+                 SELECT id, session_id, answer FROM turns
+                 WHERE live AND heartbeat < now() - make_interval(secs => $1)
+                 FOR UPDATE SKIP LOCKED),
+             kept AS (
+                 INSERT INTO messages (session_id, turn_id, role, content, created_at)
+                 SELECT session_id, id, 'assistant', answer, rc_now() FROM cut WHERE answer != '')
+             UPDATE turns SET live = false, status = 'interrupted' FROM cut WHERE turns.id = cut.id",
             &[&(LEASE_SECS as f64)],
         )
         .await?;
-    for r in &cut {
-        let (id, session, answer): (&str, &str, &str) = (r.get(0), r.get(1), r.get(2));
-        if !answer.is_empty() {
-            tx.execute(
-                "INSERT INTO messages (session_id, turn_id, role, content, created_at)
-                 VALUES ($1, $2, 'assistant', $3, rc_now())",
-                &[&session, &id, &answer],
-            )
-            .await?;
-        }
-        tx.execute(
-            "UPDATE turns SET live = false, status = 'interrupted' WHERE id = $1",
-            &[&id],
-        )
-        .await?;
-    }
-    tx.commit().await?;
-    Ok(cut.len())
+    Ok(n as usize)
 }
 
 pub async fn save_turn(pg: &Pg, t: &TurnRecord) -> Result<String, StoreError> {
@@ -244,9 +219,9 @@ pub async fn save_turn(pg: &Pg, t: &TurnRecord) -> Result<String, StoreError> {
             &(t.tokens_in as i64),
             &(t.tokens_out as i64),
             &(t.latency_ms as i64),
-            &to_json(&t.filters),
-            &to_json(&t.cited),
-            &to_json(&t.cards),
+            &t.filters.to_json(),
+            &t.cited.to_json(),
+            &t.cards.to_json(),
             &t.trace.to_string(),
         ],
     )
@@ -458,6 +433,9 @@ pub async fn trace(pg: &Pg, turn_id: &str) -> Result<Option<TurnTrace>, StoreErr
     .transpose()
 }
 
+/// `$1` days ago in the stored timestamp format.
+const DAYS_AGO: &str = "to_char((now() - make_interval(days => $1)) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
+
 /// (traces dropped, sessions deleted), as `retention::apply`.
 pub async fn retention(
     pg: &Pg,
@@ -469,9 +447,9 @@ pub async fn retention(
     if trace_days > 0 {
         traces = c
             .execute(
-                "UPDATE turns SET trace = '{}' WHERE NOT live AND trace != '{}'
-                   AND created_at < to_char((now() - make_interval(days => $1)) AT TIME ZONE 'UTC',
-                                            'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
+                &format!(
+                    "UPDATE turns SET trace = '{{}}' WHERE NOT live AND trace != '{{}}' AND created_at < {DAYS_AGO}"
+                ),
                 &[&(trace_days as i32)],
             )
             .await? as usize;
@@ -480,9 +458,7 @@ pub async fn retention(
     if session_days > 0 {
         sessions = c
             .execute(
-                "DELETE FROM sessions
-                 WHERE updated_at < to_char((now() - make_interval(days => $1)) AT TIME ZONE 'UTC',
-                                            'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
+                &format!("DELETE FROM sessions WHERE updated_at < {DAYS_AGO}"),
                 &[&(session_days as i32)],
             )
             .await? as usize;

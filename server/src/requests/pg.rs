@@ -13,10 +13,7 @@ fn row_summary(r: &tokio_postgres::Row) -> Result<RequestSummary, RequestError> 
         reference: reference(id),
         problem: r.get(1),
         platform: r.get(2),
-        status: r
-            .get::<_, String>(3)
-            .parse()
-            .map_err(|e: String| crate::store::StoreError::Corrupt(e))?,
+        status: crate::store::pg::closed(r, 3)?,
         created_at: r.get(4),
         issue_url: r.get(5),
     })

@@ -186,14 +186,7 @@ async fn reindex_job(State(state): State<AppState>) -> Json<app::api::admin::Rei
 
 async fn reindex(State(state): State<AppState>) -> Result<Response, ApiFailure> {
     match state
-        .reindexer
-        .start(
-            state.config.clone(),
-            state.db.clone(),
-            state.shared.clone(),
-            state.searcher().clone(),
-            crate::admin::reindex::Origin::Here,
-        )
+        .start_reindex(crate::admin::reindex::Origin::Here)
         .await
     {
         Ok(job) => Ok((StatusCode::ACCEPTED, Json(job)).into_response()),

@@ -89,3 +89,18 @@ fn innermost(e: &dyn std::error::Error) -> String {
     }
     cause.to_string()
 }
+
+/// Reads a column that stores a closed set as its text: the Postgres twin of
+/// `store::closed` (an unknown value is an error, never a silent default).
+pub fn closed<T: std::str::FromStr<Err = String>>(
+    r: &tokio_postgres::Row,
+    col: usize,
+) -> Result<T, StoreError> {
+    r.get::<_, String>(col).parse().map_err(StoreError::Corrupt)
+}
+
+/// A JSON text column, or the type's default when it does not parse (as the
+/// SQLite readers do).
+pub fn json<T: serde::de::DeserializeOwned + Default>(r: &tokio_postgres::Row, col: usize) -> T {
+    serde_json::from_str(r.get::<_, &str>(col)).unwrap_or_default()
+}
