@@ -5,22 +5,9 @@
 mod common;
 
 use app::api::ChatEvent;
-use common::{TestServer, answer_text, ask, session_of};
+use common::{TestServer, answer_text, ask, cards, session_of};
 use serde_json::json;
 use std::collections::HashSet;
-
-fn cards(events: &[(String, ChatEvent)]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|(_, e)| match e {
-            ChatEvent::Cards { cards } => {
-                Some(cards.iter().map(|c| c.key.clone()).collect::<Vec<_>>())
-            }
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
 
 fn citations(events: &[(String, ChatEvent)]) -> Vec<String> {
     events

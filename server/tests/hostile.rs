@@ -451,8 +451,6 @@ async fn too_many_questions_get_429_with_retry_after() {
 /// the turn is there, interrupted, with what was streamed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_mid_stream_keeps_the_question_and_what_was_streamed() {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
     // A model that writes one word every 200 ms for a minute.
     let mut slow: Vec<(Duration, String)> = (0..300)
         .map(|i| (Duration::from_millis(200), sse::text(&format!("word{i} "))))
@@ -466,32 +464,14 @@ async fn kill_9_mid_stream_keeps_the_question_and_what_was_streamed() {
     )
     .unwrap();
     let spawn = || {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_registry-chat"));
-        for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("REGISTRY_CHAT_")) {
-            cmd.env_remove(k);
-        }
-        let mut child = cmd
-            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
-            .arg(data.path())
-            .env("REGISTRY_CHAT_EMBEDDER_MODEL_DIR", common::model_dir())
-            .env("REGISTRY_CHAT_LLM_BASE_URL", format!("{}/v1", llm.url))
-            .env("REGISTRY_CHAT_LLM_MODEL", "slow")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .trim()
-            .rsplit(' ')
-            .next()
-            .unwrap()
-            .trim_end_matches('/')
-            .to_string();
-        (child, url)
+        common::spawn_serve(
+            common::binary()
+                .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+                .arg(data.path())
+                .env("REGISTRY_CHAT_EMBEDDER_MODEL_DIR", common::model_dir())
+                .env("REGISTRY_CHAT_LLM_BASE_URL", format!("{}/v1", llm.url))
+                .env("REGISTRY_CHAT_LLM_MODEL", "slow"),
+        )
     };
     let (mut child, url) = spawn();
     let res = client()

@@ -7,23 +7,12 @@ mod common;
 
 use app::api::ChatEvent;
 use common::scripted::{Reply, Scripted, sse};
-use common::{TestServer, answer_text, ask, client, session_of};
+use common::{TestServer, answer_text, ask, cards, client, session_of};
 use eventsource_stream::Eventsource;
 use futures::StreamExt;
 use registry_chat::config::Secret;
 use serde_json::{Value, json};
 use std::time::Duration;
-
-fn cards(events: &[(String, ChatEvent)]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|(_, e)| match e {
-            ChatEvent::Cards { cards } => Some(cards.iter().map(|c| c.key.clone())),
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
 
 async fn replica(url: &str) -> TestServer {
     let url = url.to_string();
@@ -114,8 +103,6 @@ async fn a_conversation_alternates_between_two_replicas() {
 /// out, shows it interrupted with what A had streamed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replica_killed_mid_stream_leaves_the_conversation_to_the_other() {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
     let Some(db) = common::pg::database().await else {
         return;
     };
@@ -138,32 +125,15 @@ async fn a_replica_killed_mid_stream_leaves_the_conversation_to_the_other() {
         data.path().join("registry-chat.db"),
     )
     .unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_registry-chat"));
-    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("REGISTRY_CHAT_")) {
-        cmd.env_remove(k);
-    }
-    let mut a = cmd
-        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
-        .arg(data.path())
-        .env("REGISTRY_CHAT_DATABASE_URL", &db)
-        .env("REGISTRY_CHAT_EMBEDDER_MODEL_DIR", common::model_dir())
-        .env("REGISTRY_CHAT_LLM_BASE_URL", format!("{}/v1", llm.url))
-        .env("REGISTRY_CHAT_LLM_MODEL", "slow")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(a.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let a_url = line
-        .trim()
-        .rsplit(' ')
-        .next()
-        .unwrap()
-        .trim_end_matches('/');
-    assert!(a_url.starts_with("http://127.0.0.1:"), "{line}");
+    let (mut a, a_url) = common::spawn_serve(
+        common::binary()
+            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+            .arg(data.path())
+            .env("REGISTRY_CHAT_DATABASE_URL", &db)
+            .env("REGISTRY_CHAT_EMBEDDER_MODEL_DIR", common::model_dir())
+            .env("REGISTRY_CHAT_LLM_BASE_URL", format!("{}/v1", llm.url))
+            .env("REGISTRY_CHAT_LLM_MODEL", "slow"),
+    );
 
     let res = client()
         .post(format!("{a_url}/api/chat"))
@@ -262,11 +232,8 @@ async fn migrate_copies_a_sqlite_deployment_into_postgres() {
     single.stop().await.unwrap();
 
     let migrate = || {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_registry-chat"));
-        for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("REGISTRY_CHAT_")) {
-            cmd.env_remove(k);
-        }
-        cmd.args(["--data-dir"])
+        common::binary()
+            .args(["--data-dir"])
             .arg(data.path())
             .args(["migrate", "--from"])
             .arg(format!("sqlite:{}", file.display()))

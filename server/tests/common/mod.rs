@@ -99,6 +99,51 @@ impl TestServer {
     }
 }
 
+/// The real binary, without the developer's own `REGISTRY_CHAT_*` settings.
+pub fn binary() -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_registry-chat"));
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("REGISTRY_CHAT_")) {
+        cmd.env_remove(k);
+    }
+    cmd
+}
+
+/// Spawns `cmd` (a `serve` command) and returns it with the URL it prints on its
+/// first line (without the trailing `/`).
+pub fn spawn_serve(cmd: &mut std::process::Command) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "{line}");
+    (child, url)
+}
+
+/// Card keys of a turn, in the order shown.
+pub fn cards(events: &[(String, ChatEvent)]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ChatEvent::Cards { cards } => Some(cards.iter().map(|c| c.key.clone())),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
 /// The owner cookie every test client sends, so a test's requests are one browser
 /// (conversations belong to the browser that started them).
 pub const TEST_OWNER: &str = "rc_owner=0123456789abcdef0123456789abcdef";
