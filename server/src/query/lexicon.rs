@@ -205,6 +205,32 @@ impl Lexicon {
         })
     }
 
+    /// Technology names written as two words ("New Relic", "Step Functions",
+    /// "Pub/Sub", "Key Vault") that the lexicon lists as one ("newrelic"): the
+    /// joined name for each adjacent pair that forms one, by the position of its
+    /// first word. A plural or singular second word still meets the name
+    /// ("step function", "event hubs"). Used on both sides, the question and the
+    /// catalog's text, so a product the catalog spells in two words is covered.
+    pub fn joined_technologies(&self, words: &[String]) -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        for (i, pair) in words.windows(2).enumerate() {
+            let joined = format!("{}{}", pair[0], pair[1]);
+            let forms = [
+                Some(joined.clone()),
+                Some(format!("{joined}s")),
+                joined.strip_suffix('s').map(str::to_string),
+            ];
+            if let Some(name) = forms
+                .into_iter()
+                .flatten()
+                .find(|f| self.technologies.contains(f))
+            {
+                out.push((i, name));
+            }
+        }
+        out
+    }
+
     /// Every phrasing the lexicons match (concepts, actions, constraints), for the
     /// provenance test. Product names (platform cues, technologies) and the
     /// registry's own role names are names, not phrasings, and are not included.

@@ -77,6 +77,35 @@ static REQUEST_LEADS: LazyLock<Vec<Phrase>> = LazyLock::new(|| {
     .collect()
 });
 
+/// Kubernetes workload kinds, by stem. Workloads are named after what they run,
+/// so "the kafka statefulset" is the user's statefulset: a question about it is
+/// answered by the bundles for statefulsets, whether or not the catalog knows
+/// Kafka.
+const WORKLOAD_KINDS: &[&str] = &[
+    "pod",
+    "deploy",
+    "deployment",
+    "daemonset",
+    "statefulset",
+    "sts",
+    "replicaset",
+    "cronjob",
+    "job",
+    "container",
+    "sidecar",
+    "workload",
+];
+
+/// The words `from..to` are a name given to the user's own resource, not a
+/// technology they ask about: "a statefulset named kafka", "the app called
+/// vault", "the fluent-bit daemonset".
+fn names_own_resource(words: &[String], from: usize, to: usize) -> bool {
+    (from > 0 && matches!(words[from - 1].as_str(), "named" | "called"))
+        || words
+            .get(to)
+            .is_some_and(|w| WORKLOAD_KINDS.contains(&phrase::stem(w).as_str()))
+}
+
 /// Read-only said in a sentence rather than a phrase: a negated change verb
 /// ("never changes anything", "won't modify") or the fewest rights ("minimal
 /// permissions", "least privileges").
@@ -159,21 +188,23 @@ impl Query {
         }
         q.platforms = platform::detect(&q.words, &q.stems, lex, vocab);
 
-        for (i, w) in q.words.iter().enumerate() {
-            // "a statefulset named kafka", "the app called vault": a name given to
-            // the user's own resource, not a technology they ask about.
-            if i > 0 && matches!(q.words[i - 1].as_str(), "named" | "called") {
+        // Two-word names first: their words are not judged one by one ("relic").
+        let joined = lex.joined_technologies(&q.words);
+        let mut in_name = vec![false; q.words.len()];
+        for (i, name) in &joined {
+            in_name[*i] = true;
+            in_name[*i + 1] = true;
+            if names_own_resource(&q.words, *i, *i + 2) {
+                continue;
+            }
+            q.note_technology(name, has_vocab && !vocab.knows(name));
+        }
+        for (i, w) in q.words.clone().iter().enumerate() {
+            if in_name[i] || names_own_resource(&q.words, i, i + 1) {
                 continue;
             }
             if lex.technologies.contains(w) {
-                let list = if !has_vocab || vocab.knows(w) {
-                    &mut q.technologies
-                } else {
-                    &mut q.uncovered
-                };
-                if !list.contains(w) {
-                    list.push(w.clone());
-                }
+                q.note_technology(w, has_vocab && !vocab.knows(w));
             } else if has_vocab
                 && vocab.common.is_some()
                 && w.len() >= 4
@@ -210,6 +241,18 @@ impl Query {
         };
         q.actions = requested_actions(&q.words, &q.stems, lex);
         q
+    }
+
+    /// Files a technology the question names as covered or not.
+    fn note_technology(&mut self, name: &str, uncovered: bool) {
+        let list = if uncovered {
+            &mut self.uncovered
+        } else {
+            &mut self.technologies
+        };
+        if !list.iter().any(|t| t == name) {
+            list.push(name.to_string());
+        }
     }
 
     /// Terms for keyword search: content terms, then the concept terms.

@@ -183,10 +183,52 @@ fn a_resource_named_like_a_technology_is_not_about_it() {
             .uncovered
             .is_empty()
     );
+    // Workloads are named after what they run: this is the user's statefulset.
+    assert!(
+        Query::parse("the kafka statefulset never gets ready", &v)
+            .uncovered
+            .is_empty()
+    );
+    assert!(
+        Query::parse("the fluent-bit pods are pending", &v)
+            .uncovered
+            .is_empty()
+    );
     assert_eq!(
-        Query::parse("the kafka statefulset never gets ready", &v).uncovered,
+        Query::parse("kafka consumers stall after a statefulset restart", &v).uncovered,
         vec!["kafka".to_string()]
     );
+}
+
+/// A product named in two words is the lexicon's one-word name, covered when the
+/// catalog's text names it (in either spelling) and uncovered otherwise; its words
+/// are not judged one by one.
+#[test]
+fn two_word_technology_names() {
+    let lex = Lexicon::parse().unwrap();
+    let w = |t: &str| phrase::words(t);
+    assert_eq!(
+        lex.joined_technologies(&w("new relic apdex for checkout")),
+        vec![(0, "newrelic".to_string())]
+    );
+    assert_eq!(
+        lex.joined_technologies(&w("a pub/sub backlog and step function runs")),
+        vec![(1, "pubsub".to_string()), (5, "stepfunctions".to_string())]
+    );
+    assert!(
+        lex.joined_technologies(&w("the next step is a new release"))
+            .is_empty()
+    );
+
+    let v = vocab();
+    let q = Query::parse("new relic apdex dropping", &v);
+    assert_eq!(q.uncovered, vec!["newrelic".to_string()]);
+    assert!(!q.unknown.contains(&"relic".to_string()));
+
+    let mut covered = vocab();
+    covered.words.insert("newrelic".to_string());
+    let q = Query::parse("new relic apdex dropping", &covered);
+    assert!(q.uncovered.is_empty() && q.technologies.contains(&"newrelic".to_string()));
 }
 
 #[test]

@@ -126,7 +126,10 @@ impl Snapshot {
             .collect();
         let mut words = std::collections::HashSet::new();
         for t in crate::index::fts::bundle_texts(c)? {
-            words.extend(crate::index::text::tokens(&t));
+            let tokens = crate::index::text::tokens(&t);
+            let joined = crate::query::LEXICON.joined_technologies(&tokens);
+            words.extend(joined.into_iter().map(|(_, name)| name));
+            words.extend(tokens);
             words.extend(crate::index::text::compounds(&t));
         }
         let vocab = corpus_vocab(&bundles, &chunks, &keywords, words, common);
