@@ -106,6 +106,17 @@ fn names_own_resource(words: &[String], from: usize, to: usize) -> bool {
             .is_some_and(|w| WORKLOAD_KINDS.contains(&phrase::stem(w).as_str()))
 }
 
+/// The word at `at` is what the user moves away from, not what they ask about:
+/// "to webex instead of slack", "rather than datadog". Such a product names no
+/// subject the catalog covers.
+fn set_aside(words: &[String], at: usize) -> bool {
+    at >= 2
+        && matches!(
+            (words[at - 2].as_str(), words[at - 1].as_str()),
+            ("instead", "of") | ("rather", "than") | ("other", "than")
+        )
+}
+
 /// Read-only said in a sentence rather than a phrase: a negated change verb
 /// ("never changes anything", "won't modify") or the fewest rights ("minimal
 /// permissions", "least privileges").
@@ -194,13 +205,13 @@ impl Query {
         for (i, name) in &joined {
             in_name[*i] = true;
             in_name[*i + 1] = true;
-            if names_own_resource(&q.words, *i, *i + 2) {
+            if names_own_resource(&q.words, *i, *i + 2) || set_aside(&q.words, *i) {
                 continue;
             }
             q.note_technology(name, has_vocab && !vocab.knows(name));
         }
         for (i, w) in q.words.clone().iter().enumerate() {
-            if in_name[i] || names_own_resource(&q.words, i, i + 1) {
+            if in_name[i] || names_own_resource(&q.words, i, i + 1) || set_aside(&q.words, i) {
                 continue;
             }
             if lex.technologies.contains(w) {

@@ -200,6 +200,17 @@ fn a_resource_named_like_a_technology_is_not_about_it() {
     );
 }
 
+/// A product the user moves away from is not the subject: the one they move to is.
+#[test]
+fn a_product_set_aside_is_not_the_subject() {
+    let v = vocab();
+    let q = Query::parse("send it to kafka instead of postgres", &v);
+    assert_eq!(q.uncovered, vec!["kafka".to_string()]);
+    assert!(q.technologies.is_empty() && !q.names_covered_product());
+    let q = Query::parse("postgres rather than kafka", &v);
+    assert!(q.uncovered.is_empty() && q.names_covered_product());
+}
+
 /// A product named in two words is the lexicon's one-word name, covered when the
 /// catalog's text names it (in either spelling) and uncovered otherwise; its words
 /// are not judged one by one.
