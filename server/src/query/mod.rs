@@ -199,23 +199,23 @@ impl Query {
         }
         q.platforms = platform::detect(&q.words, &q.stems, lex, vocab);
 
-        // Two-word names first: their words are not judged one by one ("relic").
-        let joined = lex.joined_technologies(&q.words);
+        // Technologies by the words they span; two-word names first, so that their
+        // words are not judged one by one ("relic").
+        let mut spans: Vec<(usize, usize, String)> = lex
+            .joined_technologies(&q.words)
+            .into_iter()
+            .map(|(i, name)| (i, i + 2, name))
+            .collect();
         let mut in_name = vec![false; q.words.len()];
-        for (i, name) in &joined {
-            in_name[*i] = true;
-            in_name[*i + 1] = true;
-            if names_own_resource(&q.words, *i, *i + 2) || set_aside(&q.words, *i) {
-                continue;
-            }
-            q.note_technology(name, has_vocab && !vocab.knows(name));
+        for (from, to, _) in &spans {
+            in_name[*from..*to].iter_mut().for_each(|x| *x = true);
         }
-        for (i, w) in q.words.clone().iter().enumerate() {
-            if in_name[i] || names_own_resource(&q.words, i, i + 1) || set_aside(&q.words, i) {
+        for (i, w) in q.words.iter().enumerate() {
+            if in_name[i] {
                 continue;
             }
             if lex.technologies.contains(w) {
-                q.note_technology(w, has_vocab && !vocab.knows(w));
+                spans.push((i, i + 1, w.clone()));
             } else if has_vocab
                 && vocab.common.is_some()
                 && w.len() >= 4
@@ -224,9 +224,18 @@ impl Query {
                 && !vocab.knows(w)
                 && !vocab.is_common(w)
                 && !q.unknown.contains(w)
+                && !names_own_resource(&q.words, i, i + 1)
+                && !set_aside(&q.words, i)
             {
                 q.unknown.push(w.clone());
             }
+        }
+        spans.retain(|(from, to, _)| {
+            !names_own_resource(&q.words, *from, *to) && !set_aside(&q.words, *from)
+        });
+        spans.sort_by_key(|x| x.0);
+        for (_, _, name) in &spans {
+            q.note_technology(name, has_vocab && !vocab.knows(name));
         }
         for s in &q.stems {
             if vocab.resource_stems.contains(s)
