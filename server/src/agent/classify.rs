@@ -255,11 +255,12 @@ static PRONOUN: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(it|its|it's|them|those|these|that one|this one|the same)\b"));
 
 /// A question that opens on a pronoun ("it actually runs in k8s…", "those are
-/// on azure…"), or asks about one ("does it need write access to the cluster…"),
+/// on azure…"), or asks about one ("does it need write access to the cluster…",
+/// "can that run on a schedule…"),
 /// continues the conversation even when it names a subject too.
 static LEADING_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\s*((does|do|did|is|are|was|were|can|could|will|would|should|has|have) (it|they|those|these|that one|this one)|it|its|it's|they|their|those|these|them)\b",
+        r"^\s*((does|do|did|is|are|was|were|can|could|will|would|should|has|have) (it|they|those|these|that|that one|this one)|it|its|it's|they|their|those|these|them)\b",
     )
 });
 
@@ -626,6 +627,13 @@ mod tests {
         );
         assert_eq!(
             cat("does that one need write access?", &with_history()),
+            Some(Category::FollowUp)
+        );
+        assert_eq!(
+            cat(
+                "can that also run every hour as a monitor and page someone when the ratio falls?",
+                &with_history()
+            ),
             Some(Category::FollowUp)
         );
         assert_eq!(

@@ -216,6 +216,14 @@ impl Query {
             }
             if lex.technologies.contains(w) {
                 spans.push((i, i + 1, w.clone()));
+            } else if let Some(a) = vocab
+                .glued_acronym(w)
+                .filter(|_| !lex.technologies.contains(w))
+            {
+                // The user's resource: search for its kind, and it is no unknown name.
+                if !q.terms.iter().any(|t| t == a) {
+                    q.terms.push(a.to_string());
+                }
             } else if has_vocab
                 && vocab.common.is_some()
                 && w.len() >= 4

@@ -403,6 +403,36 @@ fn a_word_meeting_an_acronym_only_through_the_stemmer_is_another_word() {
     assert!(!v.only_by_stem("acms") && !v.only_by_stem("certificates"));
 }
 
+/// A resource named by convention with its kind's acronym glued on is searched
+/// by that kind and is no unknown name; an everyday word is never split.
+#[test]
+fn a_name_glued_onto_an_acronym_is_searched_by_it() {
+    let tags = vec!["azure".to_string(), "acr".to_string()];
+    let none: Vec<String> = Vec::new();
+    let facts = |name: &'static str, slug: &'static str| BundleFacts {
+        display_name: name,
+        slug,
+        platform: "azure",
+        tags: &tags,
+        resource_types: &none,
+        tasks: vec!["Check Registry"],
+    };
+    let bundles = vec![
+        facts("Azure ACR Health", "azure-acr-health"),
+        facts("Azure ACR Sync", "azure-acr-sync"),
+    ];
+    let common: HashSet<String> = ["across", "pull", "fail"]
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+    let v = CorpusVocab::build(&bundles, &[], &[], HashSet::new(), Some(common));
+    assert_eq!(v.glued_acronym("acrplatformprod"), Some("acr"));
+    assert_eq!(v.glued_acronym("across"), None, "too short and everyday");
+    let q = Query::parse("pulls from acrplatformprod fail", &v);
+    assert!(q.terms.contains(&"acr".to_string()), "{:?}", q.terms);
+    assert!(q.unknown.is_empty(), "{:?}", q.unknown);
+}
+
 #[test]
 fn asking_whether_a_bundle_can_do_it_is_asking_for_it() {
     let v = vocab();

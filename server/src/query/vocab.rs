@@ -217,6 +217,19 @@ impl CorpusVocab {
         v
     }
 
+    /// The acronym a resource name is glued onto, as naming conventions do
+    /// ("acrplatformprod", "aksprod01" → "acr", "aks"): a word the catalog does not
+    /// know that opens with a three-letter acronym bundles are named or tagged with
+    /// and that is no everyday word.
+    pub fn glued_acronym(&self, word: &str) -> Option<&str> {
+        let head = word.get(..3)?;
+        if word.len() < 7 || self.knows(word) {
+            return None;
+        }
+        let (acronym, uses) = self.acronyms.get(&snowball(head))?;
+        (acronym == head && *uses >= 2 && !self.is_common(head)).then_some(acronym.as_str())
+    }
+
     /// How many bundles use `word` in their names, tags or task names.
     pub fn bundles_using(&self, word: &str) -> u32 {
         self.spelling
