@@ -860,3 +860,71 @@ fn authoring_rules_files_are_documentation() {
     );
     assert!(docs.iter().all(|(p, _)| p != "codebundles/.secrets"));
 }
+
+/// Markdown in any top-level folder is documentation (a library folder's coding
+/// conventions, examples, a test suite's README); code beside it and markdown in
+/// hidden or junk folders are not.
+#[test]
+fn markdown_in_every_top_level_folder_is_documentation() {
+    let root = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = root.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "codebundles/x-health/runbook.robot",
+        "*** Settings ***\nDocumentation    Checks x.\n\n*** Tasks ***\nCheck X\n    Log    ok\n",
+    );
+    write(
+        "libraries/README.md",
+        "# Coding Conventions\n\n## Core vs Utils\nCore comes from the platform.\n",
+    );
+    write("libraries/RW/X/x.py", "def helper():\n    pass\n");
+    write(
+        "examples/README.md",
+        "# Examples\n\n## Issue JSON format\nWrite issues.json.\n",
+    );
+    write(
+        "tests/contract/README.md",
+        "# Contract tests\n\n## Run\nmake test\n",
+    );
+    write("docs/guide.md", "# Guide\n\n## Setup\nInstall it.\n");
+    write(
+        "examples/node_modules/pkg/README.md",
+        "# Vendored\n\ntext\n",
+    );
+    write(".github/README.md", "# Hidden\n\ntext\n");
+    let data = tempfile::tempdir().unwrap();
+    let db = open(data.path());
+    let req = IndexRequest {
+        collections: vec![collection("folders", root.path())],
+        docs: vec![],
+    };
+    index(&db, data.path(), &req);
+    let docs: Vec<(String, String)> = db
+        .read_blocking(|c| {
+            let mut st = c.prepare("SELECT path, anchor FROM docs ORDER BY path, anchor")?;
+            let v = st
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            Ok(v)
+        })
+        .unwrap();
+    for (path, anchor) in [
+        ("libraries/README.md", "core-vs-utils"),
+        ("examples/README.md", "issue-json-format"),
+        ("tests/contract/README.md", "run"),
+        ("docs/guide.md", "setup"),
+    ] {
+        assert!(
+            docs.contains(&(path.into(), anchor.into())),
+            "{path}#{anchor} missing: {docs:?}"
+        );
+    }
+    assert!(
+        docs.iter()
+            .all(|(p, _)| !p.contains("node_modules") && !p.starts_with(".github")),
+        "{docs:?}"
+    );
+}

@@ -203,6 +203,24 @@ fn top_dir(root: &Path, name: &str, warnings: &mut Vec<Warning>) -> bool {
     confine::is_plain_dir(&path)
 }
 
+/// The collection's top-level folders other than codebundles/ (walked on its own)
+/// and hidden ones, sorted so that a scan is deterministic.
+fn top_dirs(root: &Path) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(root)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().to_string())
+                .filter(|n| n != "codebundles" && !n.starts_with('.'))
+                // A symlinked folder is kept here so that `top_dir` warns about it.
+                .filter(|n| root.join(n).is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
 pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
     let root = root.to_path_buf();
     let mut warnings = Vec::new();
@@ -264,22 +282,31 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
         }
     }
 
-    // Keyword libraries.
-    let lib_files: Vec<SourceFile> = if top_dir(&root, "libraries", &mut warnings) {
-        walk::walk(&root, &root.join("libraries"), &mut warnings)
-            .into_iter()
-            .filter(|f| {
-                f.rel.ends_with(".py")
-                    && !f.rel.contains("/robot_tests/")
-                    && !f.rel.contains("/tests/")
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    // Keyword libraries and the markdown of every other top-level folder
+    // (docs/, libraries/README.md, examples/, tests/…): a collection documents its
+    // conventions wherever its authors found it natural, and a user asking about
+    // them should not need to know where.
+    let mut lib_files: Vec<SourceFile> = Vec::new();
+    let mut folder_docs: Vec<SourceFile> = Vec::new();
+    for dir in top_dirs(&root) {
+        if !top_dir(&root, &dir, &mut warnings) {
+            continue;
+        }
+        for f in walk::walk(&root, &root.join(&dir), &mut warnings) {
+            if docs::is_markdown(&f.rel) {
+                folder_docs.push(f);
+            } else if dir == "libraries"
+                && f.rel.ends_with(".py")
+                && !f.rel.contains("/robot_tests/")
+                && !f.rel.contains("/tests/")
+            {
+                lib_files.push(f);
+            }
+        }
+    }
 
-    // Collection docs: root markdown files and authoring rules, docs/, and loose
-    // files in codebundles/.
+    // Collection docs: root markdown files and authoring rules, the folders' markdown,
+    // and loose files in codebundles/.
     let mut doc_files: Vec<SourceFile> = Vec::new();
     if let Ok(entries) = std::fs::read_dir(&root) {
         let mut entries: Vec<_> = entries.flatten().collect();
@@ -304,13 +331,7 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
             }
         }
     }
-    if top_dir(&root, "docs", &mut warnings) {
-        doc_files.extend(
-            walk::walk(&root, &root.join("docs"), &mut warnings)
-                .into_iter()
-                .filter(|f| docs::is_markdown(&f.rel)),
-        );
-    }
+    doc_files.extend(folder_docs);
     doc_files.extend(loose_docs);
 
     Ok(Scan {
