@@ -256,7 +256,7 @@ static PRONOUN: LazyLock<Regex> =
 
 /// A question that opens on a pronoun ("it actually runs in k8s…", "those are
 /// on azure…"), or asks about one ("does it need write access to the cluster…",
-/// "can that run on a schedule…"),
+/// "could that be a monitor…"),
 /// continues the conversation even when it names a subject too.
 static LEADING_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -631,7 +631,7 @@ mod tests {
         );
         assert_eq!(
             cat(
-                "can that also run every hour as a monitor and page someone when the ratio falls?",
+                "could that be a monitor too, paging us below a threshold?",
                 &with_history()
             ),
             Some(Category::FollowUp)

@@ -98,7 +98,7 @@ const WORKLOAD_KINDS: &[&str] = &[
 
 /// The words `from..to` are a name given to the user's own resource, not a
 /// technology they ask about: "a statefulset named kafka", "the app called
-/// vault", "the fluent-bit daemonset".
+/// vault", "the fluentd daemonset".
 fn names_own_resource(words: &[String], from: usize, to: usize) -> bool {
     (from > 0 && matches!(words[from - 1].as_str(), "named" | "called"))
         || words
@@ -107,7 +107,7 @@ fn names_own_resource(words: &[String], from: usize, to: usize) -> bool {
 }
 
 /// The word at `at` is what the user moves away from, not what they ask about:
-/// "to webex instead of slack", "rather than datadog". Such a product names no
+/// "to teams instead of email", "rather than datadog". Such a product names no
 /// subject the catalog covers.
 fn set_aside(words: &[String], at: usize) -> bool {
     at >= 2

@@ -218,7 +218,7 @@ impl CorpusVocab {
     }
 
     /// The acronym a resource name is glued onto, as naming conventions do
-    /// ("acrplatformprod", "aksprod01" → "acr", "aks"): a word the catalog does not
+    /// ("acrsharedweu", "aksprod01" → "acr", "aks"): a word the catalog does not
     /// know that opens with a three-letter acronym bundles are named or tagged with
     /// and that is no everyday word.
     pub fn glued_acronym(&self, word: &str) -> Option<&str> {
