@@ -894,6 +894,10 @@ fn markdown_in_every_top_level_folder_is_documentation() {
         "examples/node_modules/pkg/README.md",
         "# Vendored\n\ntext\n",
     );
+    write(
+        "venv/lib/site-packages/pkg/README.md",
+        "# Vendored\n\ntext\n",
+    );
     write(".github/README.md", "# Hidden\n\ntext\n");
     let data = tempfile::tempdir().unwrap();
     let db = open(data.path());
@@ -923,8 +927,9 @@ fn markdown_in_every_top_level_folder_is_documentation() {
         );
     }
     assert!(
-        docs.iter()
-            .all(|(p, _)| !p.contains("node_modules") && !p.starts_with(".github")),
+        docs.iter().all(|(p, _)| !p.contains("node_modules")
+            && !p.starts_with("venv/")
+            && !p.starts_with(".github")),
         "{docs:?}"
     );
 }

@@ -255,12 +255,12 @@ static PRONOUN: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(it|its|it's|them|those|these|that one|this one|the same)\b"));
 
 /// A question that opens on a pronoun ("it actually runs in k8s…", "those are
-/// on azure…"), or asks about one ("does it need write access to the cluster…",
+/// on azure…"), or asks about one ("does it require cluster-admin…",
 /// "could that be a monitor…"),
 /// continues the conversation even when it names a subject too.
 static LEADING_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\s*((does|do|did|is|are|was|were|can|could|will|would|should|has|have) (it|they|those|these|that|that one|this one)|it|its|it's|they|their|those|these|them)\b",
+        r"^\s*((does|do|did|is|are|was|were|can|could|will|would|should|has|have) (it|they|those|these|that|this one)|it|its|it's|they|their|those|these|them)\b",
     )
 });
 
@@ -595,7 +595,7 @@ mod tests {
             cat("thanks, that helped a lot", &none),
             Some(Category::Meta)
         );
-        assert_eq!(cat("who made you", &none), Some(Category::Meta));
+        assert_eq!(cat("who built this thing", &none), Some(Category::Meta));
         assert_eq!(
             cat("how do you know what fits my problem?", &none),
             Some(Category::Meta)
@@ -626,7 +626,7 @@ mod tests {
             Some(Category::FollowUp)
         );
         assert_eq!(
-            cat("does that one need write access?", &with_history()),
+            cat("does that one require admin rights?", &with_history()),
             Some(Category::FollowUp)
         );
         assert_eq!(
@@ -641,11 +641,11 @@ mod tests {
             Some(Category::FollowUp)
         );
         assert_eq!(
-            cat("and on the aws side?", &with_history()),
+            cat("and for the gcp side?", &with_history()),
             Some(Category::FollowUp)
         );
         assert_eq!(
-            cat("same thing but for azure service bus", &with_history()),
+            cat("same thing but for azure event grid", &with_history()),
             Some(Category::FollowUp)
         );
         assert_eq!(
@@ -657,7 +657,7 @@ mod tests {
         );
         assert_eq!(
             cat(
-                "which one for the ones issued inside the cluster?",
+                "which one covers the ones minted inside the cluster?",
                 &with_history()
             ),
             Some(Category::FollowUp)
@@ -669,7 +669,7 @@ mod tests {
         for q in [
             "can finance get a cost breakdown of that cluster before we resize anything on azure?",
             "same checks for the gce machines on google cloud?",
-            "does it need write access to the cluster, or is a read-only kubeconfig enough?",
+            "does it require cluster-admin, or can a viewer role do?",
             "a few of them read from SQS queues, how do I see messages going to a dead-letter queue?",
         ] {
             assert_eq!(cat(q, &with_history()), Some(Category::FollowUp), "{q}");
@@ -716,7 +716,7 @@ mod tests {
         );
         assert_eq!(
             cat(
-                "how do i write my own keyword library and call it from robot",
+                "how do i write my own keyword library and use it from a robot suite",
                 &none
             ),
             Some(Category::Documentation)

@@ -203,17 +203,30 @@ fn top_dir(root: &Path, name: &str, warnings: &mut Vec<Warning>) -> bool {
     confine::is_plain_dir(&path)
 }
 
-/// The collection's top-level folders other than codebundles/ (walked on its own)
-/// and hidden ones, sorted so that a scan is deterministic.
+/// Folders of installed or built software, whose READMEs are other projects' docs.
+const VENDORED: &[&str] = &[
+    "venv",
+    "env",
+    "vendor",
+    "site-packages",
+    "build",
+    "dist",
+    "target",
+    "node_modules",
+];
+
+/// The collection's top-level folders other than codebundles/ (walked on its own),
+/// hidden and vendored ones, sorted so that a scan is deterministic. A symlink is
+/// kept so that `top_dir` warns about it.
 fn top_dirs(root: &Path) -> Vec<String> {
     let mut out: Vec<String> = std::fs::read_dir(root)
         .map(|entries| {
             entries
                 .flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir() || t.is_symlink()))
                 .map(|e| e.file_name().to_string_lossy().to_string())
                 .filter(|n| n != "codebundles" && !n.starts_with('.'))
-                // A symlinked folder is kept here so that `top_dir` warns about it.
-                .filter(|n| root.join(n).is_dir())
+                .filter(|n| !VENDORED.contains(&n.as_str()))
                 .collect()
         })
         .unwrap_or_default();
@@ -292,10 +305,12 @@ pub(super) fn scan(name: &str, root: &Path) -> Result<Scan, IngestError> {
         if !top_dir(&root, &dir, &mut warnings) {
             continue;
         }
-        for f in walk::walk(&root, &root.join(&dir), &mut warnings) {
+        let is_library = dir == "libraries";
+        let wanted = |rel: &str| docs::is_markdown(rel) || (is_library && rel.ends_with(".py"));
+        for f in walk::walk_matching(&root, &root.join(&dir), wanted, &mut warnings) {
             if docs::is_markdown(&f.rel) {
                 folder_docs.push(f);
-            } else if dir == "libraries"
+            } else if is_library
                 && f.rel.ends_with(".py")
                 && !f.rel.contains("/robot_tests/")
                 && !f.rel.contains("/tests/")

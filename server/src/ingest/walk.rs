@@ -129,6 +129,17 @@ fn looks_like_credential(lower_name: &str) -> bool {
 /// Walks `dir` (relative paths start at `root`), returning readable files and the
 /// skips worth a warning. Symlinks are not followed.
 pub fn walk(root: &Path, dir: &Path, warnings: &mut Vec<Warning>) -> Vec<SourceFile> {
+    walk_matching(root, dir, |_| true, warnings)
+}
+
+/// [`walk`], reading (and warning about) only the files whose relative path
+/// `keep` accepts: a folder scanned for its markdown is not read in full.
+pub fn walk_matching(
+    root: &Path,
+    dir: &Path,
+    keep: impl Fn(&str) -> bool,
+    warnings: &mut Vec<Warning>,
+) -> Vec<SourceFile> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -146,6 +157,9 @@ pub fn walk(root: &Path, dir: &Path, warnings: &mut Vec<Warning>) -> Vec<SourceF
             let path = entry.path();
             let rel = rel_of(root, &path);
             let Ok(ft) = entry.file_type() else { continue };
+            if !ft.is_dir() && !keep(&rel) {
+                continue;
+            }
             if ft.is_symlink() {
                 warnings.push(Warning::new(
                     rel,

@@ -214,6 +214,10 @@ impl Lexicon {
     pub fn joined_technologies(&self, words: &[String]) -> Vec<(usize, String)> {
         let mut out = Vec::new();
         for (i, pair) in words.windows(2).enumerate() {
+            // A lone letter is a possessive or an initial ("kafka's"), not half a name.
+            if pair.iter().any(|w| w.len() < 2) {
+                continue;
+            }
             let joined = format!("{}{}", pair[0], pair[1]);
             let forms = [
                 Some(joined.clone()),

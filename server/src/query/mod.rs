@@ -77,10 +77,11 @@ static REQUEST_LEADS: LazyLock<Vec<Phrase>> = LazyLock::new(|| {
     .collect()
 });
 
-/// Kubernetes workload kinds, by stem. Workloads are named after what they run,
-/// so "the kafka statefulset" is the user's statefulset: a question about it is
-/// answered by the bundles for statefulsets, whether or not the catalog knows
-/// Kafka.
+/// Kubernetes workload kinds (as written or by stem). Workloads are named after
+/// what they run, so "the kafka statefulset" is the user's statefulset: a question
+/// about it is answered by the bundles for statefulsets, whether or not the catalog
+/// knows Kafka. Kinds other platforms share ("job", "workload": a Jenkins or
+/// Databricks job) are left out: there the name is the product.
 const WORKLOAD_KINDS: &[&str] = &[
     "pod",
     "deploy",
@@ -90,10 +91,8 @@ const WORKLOAD_KINDS: &[&str] = &[
     "sts",
     "replicaset",
     "cronjob",
-    "job",
     "container",
     "sidecar",
-    "workload",
 ];
 
 /// The words `from..to` are a name given to the user's own resource, not a
@@ -101,9 +100,11 @@ const WORKLOAD_KINDS: &[&str] = &[
 /// vault", "the fluentd daemonset".
 fn names_own_resource(words: &[String], from: usize, to: usize) -> bool {
     (from > 0 && matches!(words[from - 1].as_str(), "named" | "called"))
-        || words
-            .get(to)
-            .is_some_and(|w| WORKLOAD_KINDS.contains(&phrase::stem(w).as_str()))
+        || words.get(to).is_some_and(|w| {
+            WORKLOAD_KINDS.contains(&w.as_str())
+                || WORKLOAD_KINDS.contains(&phrase::stem(w).as_str())
+                || WORKLOAD_KINDS.contains(&w.trim_end_matches('s'))
+        })
 }
 
 /// The word at `at` is what the user moves away from, not what they ask about:
@@ -216,10 +217,7 @@ impl Query {
             }
             if lex.technologies.contains(w) {
                 spans.push((i, i + 1, w.clone()));
-            } else if let Some(a) = vocab
-                .glued_acronym(w)
-                .filter(|_| !lex.technologies.contains(w))
-            {
+            } else if let Some(a) = vocab.glued_acronym(w) {
                 // The user's resource: search for its kind, and it is no unknown name.
                 if !q.terms.iter().any(|t| t == a) {
                     q.terms.push(a.to_string());

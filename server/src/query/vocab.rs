@@ -223,7 +223,7 @@ impl CorpusVocab {
     /// and that is no everyday word.
     pub fn glued_acronym(&self, word: &str) -> Option<&str> {
         let head = word.get(..3)?;
-        if word.len() < 7 || self.knows(word) {
+        if word.len() < 7 || self.knows(word) || self.is_common(word) {
             return None;
         }
         let (acronym, uses) = self.acronyms.get(&snowball(head))?;

@@ -445,12 +445,17 @@ fn rank_keywords(s: &Snapshot, cos: &[(u32, f32)], bm: &HashMap<u32, f32>) -> Ve
                     * ((1.0 + users as f32).ln() / (1.0 + most as f32).ln())
         }
     };
-    let hits = by_prior(best.into_iter().filter(|(_, v)| *v > 0.15).collect(), prior);
+    let cal = |v: f32| calibrated_section(&s.embedder_id, v);
+    let hits = by_prior(
+        best.into_iter().filter(|(_, v)| *v > 0.15).collect(),
+        prior,
+        cal,
+    );
     hits.into_iter()
         .take(5)
         .filter_map(|(id, score, weight)| {
             let k = s.keywords.get(&id)?;
-            let rank = calibrated_section(&s.embedder_id, score) * weight;
+            let rank = cal(score) * weight;
             Some(KeywordHit {
                 rank,
                 id: k.cite_id(),
@@ -460,19 +465,23 @@ fn rank_keywords(s: &Snapshot, cos: &[(u32, f32)], bm: &HashMap<u32, f32>) -> Ve
                 args: k.args.clone(),
                 doc: k.doc.clone(),
                 url: k.url.clone(),
-                score: calibrated_section(&s.embedder_id, score),
+                score: cal(score),
             })
         })
         .collect()
 }
 
-/// Orders keyword matches `(id, score)`, returning each with the weight its rank
-/// carries. The prior orders only among matches about as good as the best: a
-/// keyword that clearly matches better keeps its place however few bundles call
-/// it. Outside that band a match takes the lowest prior, so that the rank (which
-/// merges several searches' keywords) keeps this order; the score shown stays the
-/// match's own (what calibration saw).
-fn by_prior(mut hits: Vec<(i64, f32)>, prior: impl Fn(&i64) -> f32) -> Vec<(i64, f32, f32)> {
+/// Orders keyword matches `(id, match score)` by their rank, `cal(score) * weight`,
+/// returning each with its weight. The prior (the weight) counts only among matches
+/// about as good as the best: a keyword that clearly matches better keeps its place
+/// however few bundles call it. Outside that band a match takes the lowest prior,
+/// so the rank (which merges several searches' keywords) keeps this order; the
+/// score shown stays the match's own (what calibration saw).
+fn by_prior(
+    mut hits: Vec<(i64, f32)>,
+    prior: impl Fn(&i64) -> f32,
+    cal: impl Fn(f32) -> f32,
+) -> Vec<(i64, f32, f32)> {
     let top = hits.iter().map(|h| h.1).fold(0.0f32, f32::max);
     let weight = |id: &i64, v: f32| {
         if top - v <= KEYWORD_PRIOR_BAND {
@@ -481,11 +490,10 @@ fn by_prior(mut hits: Vec<(i64, f32)>, prior: impl Fn(&i64) -> f32) -> Vec<(i64,
             KEYWORD_PRIOR_FLOOR
         }
     };
-    let key = |id: &i64, v: f32| (top - v <= KEYWORD_PRIOR_BAND, v * weight(id, v));
+    let rank = |id: &i64, v: f32| cal(v) * weight(id, v);
     hits.sort_by(|a, b| {
-        let (x, y) = (key(&a.0, a.1), key(&b.0, b.1));
-        y.0.cmp(&x.0)
-            .then(y.1.total_cmp(&x.1))
+        rank(&b.0, b.1)
+            .total_cmp(&rank(&a.0, a.1))
             .then_with(|| a.0.cmp(&b.0))
     });
     hits.into_iter()
@@ -554,13 +562,18 @@ mod tests {
 
     #[test]
     fn the_prior_orders_close_matches_only() {
-        let ids = |h: Vec<(i64, f32, f32)>| h.into_iter().map(|x| x.0).collect::<Vec<_>>();
+        let cal = |v: f32| 1.0 / (1.0 + (-(7.63 * v - 3.37)).exp());
+        let ids = |h: &[(i64, f32, f32)]| h.iter().map(|x| x.0).collect::<Vec<_>>();
+        let ranks = |h: &[(i64, f32, f32)]| h.iter().map(|x| cal(x.1) * x.2).collect::<Vec<_>>();
         // About as good: the popular keyword goes first.
-        assert_eq!(ids(by_prior(vec![(2, 0.80), (1, 0.77)], prior)), vec![1, 2]);
-        // Clearly better worded: the rarely called keyword keeps its place, and
-        // its rank stays above the other's so that merged searches agree.
-        let h = by_prior(vec![(1, 0.60), (3, 0.90)], prior);
-        assert_eq!(ids(h.clone()), vec![3, 1]);
-        assert!(h[0].1 * h[0].2 > h[1].1 * h[1].2, "{h:?}");
+        let h = by_prior(vec![(2, 0.80), (1, 0.77)], prior, cal);
+        assert_eq!(ids(&h), vec![1, 2]);
+        // Clearly better worded: the rarely called keyword keeps its place.
+        let h = by_prior(vec![(1, 0.60), (3, 0.90)], prior, cal);
+        assert_eq!(ids(&h), vec![3, 1]);
+        // Whatever the mix, the ranks (which merge searches) keep the order.
+        let h = by_prior(vec![(1, 0.50), (2, 0.60), (3, 0.58), (4, 0.30)], prior, cal);
+        let r = ranks(&h);
+        assert!(r.windows(2).all(|w| w[0] >= w[1]), "{h:?} {r:?}");
     }
 }
