@@ -83,7 +83,7 @@ test('an answer streams in steps, with cards, a source tag and confidence', asyn
   await shot(page, '02-answer-with-cards');
 
   // Time to first token once the server is warm (the first turn also loads the model).
-  const warm = await ask(page, 'the data dir inside one of our k8s containers is almost full');
+  const warm = await ask(page, 'a volume mounted in one of our k8s pods is nearly full');
   console.log(`time to first token, warm: ${await warm.getAttribute('data-ttft-ms')} ms in the page`);
 });
 

@@ -209,7 +209,7 @@ async fn follow_ups_over_two_and_three_turns() {
 
     let third = ask(
         &server.url,
-        json!({"question": "does that one need write access?", "session_id": sid}),
+        json!({"question": "does that one change anything?", "session_id": sid}),
     )
     .await;
     assert_eq!(cards(&third), vec![top.clone()]);
@@ -312,7 +312,7 @@ async fn no_match_says_so_and_offers_a_request() {
     let server = TestServer::start_indexed(|_| {}).await;
     let ev = ask(
         &server.url,
-        json!({"question": "kafka consumer lag keeps growing on the orders topic"}),
+        json!({"question": "kafka consumers fall further behind on the payments topic"}),
     )
     .await;
     let text = answer_text(&ev);
@@ -331,7 +331,7 @@ async fn no_match_says_so_and_offers_a_request() {
         .expect("request_codebundle event");
     assert_eq!(
         draft.problem,
-        "kafka consumer lag keeps growing on the orders topic"
+        "kafka consumers fall further behind on the payments topic"
     );
     assert!(!draft.closest.is_empty() && draft.context.contains("kafka"));
     check_grounding(&ev);
@@ -350,7 +350,7 @@ async fn keyword_and_documentation_questions_cite_their_sources() {
     );
     assert!(answer_text(&ev).contains("Arguments"));
     check_grounding(&ev);
-    let ev = ask(&server.url, json!({"question": "whats the difference between a runbook and an sli, which one runs on a timer"})).await;
+    let ev = ask(&server.url, json!({"question": "whats the difference between an sli and a runbook, and which of the two is scheduled"})).await;
     assert!(
         citations(&ev)
             .iter()
@@ -456,7 +456,7 @@ async fn catalog_meta_and_vocabulary() {
     let server = TestServer::start_indexed(|_| {}).await;
     let overview = ask(
         &server.url,
-        json!({"question": "give me an overview of the collections"}),
+        json!({"question": "i would like an overview of every collection"}),
     )
     .await;
     let t = answer_text(&overview);
@@ -500,7 +500,7 @@ async fn catalog_meta_and_vocabulary() {
 
     let hi = ask(
         &server.url,
-        json!({"question": "hi! what can you help me with?"}),
+        json!({"question": "hello! what can you do for me?"}),
     )
     .await;
     assert!(cards(&hi).is_empty(), "meta answers have no cards");
@@ -513,7 +513,7 @@ async fn catalog_meta_and_vocabulary() {
     let t = answer_text(
         &ask(
             &theirs.url,
-            json!({"question": "give me an overview of the collections"}),
+            json!({"question": "i would like an overview of every collection"}),
         )
         .await,
     );

@@ -60,7 +60,7 @@ async fn a_conversation_alternates_between_two_replicas() {
     );
     let third = ask(
         &a.url,
-        json!({"question": "does that one need write access?", "session_id": sid}),
+        json!({"question": "does that one change anything?", "session_id": sid}),
     )
     .await;
     assert_eq!(cards(&third), vec![top.clone()]);

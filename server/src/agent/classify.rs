@@ -79,7 +79,7 @@ static AUTHORING: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A greeting in front of a real question ("hi! what can you help me with").
+/// A greeting in front of a real question ("hello! what can you do for me").
 static GREETING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^\s*(hi|hello|hey|hey there|hi there|hello there|yo|howdy|good (morning|afternoon|evening))\b[\s!,.]*",
@@ -119,8 +119,8 @@ static KIND_CONTRAST: LazyLock<Regex> =
 static LISTING_CUE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^\s*(which|what|any|list|show|are there|is there|do you have)\b|\bhow many\b")
 });
-/// Words a listing question uses beside its filters ("which read-only tools are
-/// there for azure", "any bundles that only have a monitor").
+/// Words a listing question uses beside its filters ("which read-only tools
+/// exist for gcp", "any bundles with just a monitor").
 const LISTING_FILLER: &[&str] = &[
     "list",
     "show",
@@ -204,7 +204,7 @@ fn is_catalog(q: &Query, text: &str) -> Option<&'static str> {
     ]
     .iter()
     .any(|r| q.mentions(*r));
-    // "bundles that only have a monitor and no runbook": parts by kind.
+    // "bundles with just a monitor and no runbook": parts by kind.
     if q.mentions(Role::Sli) && q.mentions(Role::Taskset) && KIND_CONTRAST.is_match(text) {
         return Some("asks for bundles by kind");
     }
@@ -214,7 +214,7 @@ fn is_catalog(q: &Query, text: &str) -> Option<&'static str> {
     if CATALOG_LIST.is_match(text) {
         return Some("asks for a list");
     }
-    // "which read-only tools are there for azure": a listing of parts whose only
+    // "which read-only tools exist for gcp": a listing of parts whose only
     // content is filters (platform, access, technology) and no action asked for.
     let filtered =
         !q.platforms.wanted.is_empty() || q.access.is_some() || !q.technologies.is_empty();
@@ -276,7 +276,7 @@ static QUANTIFIED_THEM: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// References that point back whatever the question's length. A quantifier over
-/// "them" counts only near the start ("a few of them are fed by SQS"): later in a
+/// "them" counts only near the start ("a few of them read from SQS"): later in a
 /// sentence it points inside it ("40 cronjobs and some of them fail").
 static STRONG_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -317,7 +317,7 @@ const EXAMPLES: &[(Category, &str)] = &[
     ),
     (
         Category::Documentation,
-        "what is the difference between a runbook and an SLI",
+        "what is the difference between an SLI and a runbook",
     ),
     (
         Category::Documentation,
@@ -469,7 +469,7 @@ static IN_A_TASK: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Someone writing a bundle rather than running one: "my bundle", "in the suite
-/// init", "writing a task", "how do the custodian bundles render…". Asked how,
+/// init", "writing a task", "how do the c7n bundles build…". Asked how,
 /// what their bundle can call is a keyword question.
 static AUTHOR_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -482,7 +482,7 @@ static HOW_OR_WHICH: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// "is there a helper to clean them up", "the custodian helper for rendering…".
+/// "is there a helper to prune them", "the custodian helper for rendering…".
 static HELPER: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\bis there (a|an|any) helpers?\b|\bhelpers? (keywords?|functions?|for|to|that)\b")
 });
@@ -569,7 +569,7 @@ mod tests {
     fn catalog_questions() {
         let none = SessionContext::default();
         for q in [
-            "give me an overview of the collections",
+            "i would like an overview of every collection",
             "how many codebundles are there for aws?",
             "which read-only skill templates exist for azure",
             "anything new in the registry lately?",
@@ -582,7 +582,7 @@ mod tests {
         assert_eq!(cat("how many pods are restarting in payments", &none), None);
         assert_eq!(cat("which bundle checks pod restarts", &none), None);
         assert_eq!(
-            cat("hi! what can you help me with?", &none),
+            cat("hello! what can you do for me?", &none),
             Some(Category::Meta)
         );
     }
@@ -605,7 +605,7 @@ mod tests {
             Some(Category::Meta)
         );
         assert_eq!(
-            cat("how do you pick which bundles to recommend?", &none),
+            cat("how do you choose what to recommend?", &none),
             Some(Category::Meta)
         );
         assert_eq!(cat("yo what is this thing?", &none), Some(Category::Meta));
@@ -650,7 +650,7 @@ mod tests {
         );
         assert_eq!(
             cat(
-                "what if the db runs inside the cluster with the zalando operator instead?",
+                "what if the database lives in the cluster under the zalando operator instead?",
                 &with_history()
             ),
             Some(Category::FollowUp)
@@ -716,20 +716,20 @@ mod tests {
         );
         assert_eq!(
             cat(
-                "how do i write my own keyword library and use it from a robot suite",
+                "how should we build our own keyword library for robot suites",
                 &none
             ),
             Some(Category::Documentation)
         );
         assert_eq!(
             cat(
-                "how do i make a user variable required in a codebundle",
+                "how can i make a user variable mandatory for a bundle",
                 &none
             ),
             Some(Category::Documentation)
         );
         assert_eq!(
-            cat("whats the difference between a runbook and an sli", &none),
+            cat("whats the difference between an sli and a runbook", &none),
             Some(Category::Documentation)
         );
         assert_eq!(
@@ -754,7 +754,7 @@ mod tests {
         );
         assert_eq!(
             cat(
-                "in a runbook task, how do i attach a table to the output",
+                "inside a runbook task, how can i attach a table to the report",
                 &none
             ),
             Some(Category::KeywordLibrary)

@@ -1,4 +1,4 @@
-//! "What keywords does RW.KubeTriage give me?": when a keyword question names a
+//! "Which keywords come with RW.KubeTriage?": when a keyword question names a
 //! library, the answer lists that library (and its submodules) with the bundles
 //! that use it, rather than the single nearest keyword.
 
@@ -124,8 +124,8 @@ const AUTHORING_WORDS: &[&str] = &[
 ];
 
 /// Puts the users that best fit the question first: a search restricted to them
-/// ranks them by what the question says besides the keyword itself ("…which
-/// keyword raises an issue with a severity? point me at a cloud custodian bundle"
+/// ranks them by what the question says besides the keyword itself ("…what
+/// keyword opens an issue carrying a severity? show me a cloud custodian bundle"
 /// ranks by "cloud custodian": every caller of Add Issue matches "issue" and
 /// "severity" alike). The rest keep their order, as do all when the question says
 /// nothing else.

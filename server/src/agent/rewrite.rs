@@ -111,8 +111,8 @@ static ATTRIBUTES: LazyLock<Vec<(Attribute, Regex)>> = LazyLock::new(|| {
 static REPLACES: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(instead|rather than|rather|switch to|what about|how about)\b"));
 
-/// The follow-up asks the same thing about its new subject ("the same check on the
-/// azure databases", "the equivalent for github actions").
+/// The follow-up asks the same thing about its new subject ("that same check for
+/// the sql servers", "the equivalent for github actions").
 static SAME_ASPECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(the )?same (check|checks|thing|kind of thing|for)\b|\bequivalent\b|\bsimilar\b|\blike that\b",
@@ -337,9 +337,9 @@ pub fn by_rules(
     // uses words the catalog knows from Kubernetes bundles, yet keeps the App
     // Service it was about.
     let new_platform = !query.platforms.named().is_empty();
-    // "does that one need write access?" / "what about its SLIs?" — unless the
-    // follow-up also asks for another bundle ("anything that can reinit it, and
-    // does that need write access?").
+    // "does that one change anything?" / "what about its SLIs?" — unless the
+    // follow-up also asks for another bundle ("anything that can recreate it, and
+    // is that safe?").
     if let (Some(a), Some(card), true) = (
         attribute,
         subject.as_ref(),
@@ -370,7 +370,7 @@ pub fn by_rules(
         .iter()
         .any(|p| !before.platforms.wanted.contains(p));
     // A product the follow-up names (from the lexicon or a rare catalog name word)
-    // is a new subject: "same kind of thing for our Vault server?".
+    // is a new subject: "similar checks for our Vault server?".
     let new_tech = now_subject.iter().any(|w| is_product(w, query, vocab));
     // "what about spend?" changes the aspect; "what about azure?" the subject:
     // only a follow-up naming another product or platform replaces what came
@@ -536,11 +536,11 @@ mod tests {
         assert_eq!(rw.attribute, Some(Attribute::Slis));
         assert_eq!(rw.subject.unwrap().slug, "k8s-pod-crashloop-triage");
         assert_eq!(rw.query, "slis of Kubernetes Pod Crashloop Triage");
-        let rw = rules("does that one need write access?", &ctx());
+        let rw = rules("does that one change anything?", &ctx());
         assert_eq!(rw.attribute, Some(Attribute::Access));
         // Asking for another bundle as well is a search, about the same subject.
         let rw = rules(
-            "anything that can delete the stuck ones, and does that need write access?",
+            "anything that can delete the stuck ones, and is that safe to run?",
             &ctx(),
         );
         assert!(rw.attribute.is_none());

@@ -345,6 +345,68 @@ fn no_golden_question_text_in_the_lexicons() {
     );
 }
 
+/// No six words in a row of any golden question appear in the code, its tests or its
+/// lexicons (comments and test inputs included): the product is measured on
+/// questions it has never seen, and test inputs copied from the golden sets would
+/// make the sets' figures about our own examples.
+#[test]
+fn no_golden_question_text_in_the_code() {
+    const RUN: usize = 6;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut runs: HashSet<Vec<String>> = HashSet::new();
+    for entry in std::fs::read_dir(root.join("samples/golden")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            for line in std::fs::read_to_string(&path).unwrap().lines() {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                    let w = phrase::words(v["question"].as_str().unwrap_or(""));
+                    runs.extend(w.windows(RUN).map(<[String]>::to_vec));
+                }
+            }
+        }
+    }
+    assert!(runs.len() > 1000, "golden sets found");
+    let mut copied = Vec::new();
+    for dir in [
+        "server/src",
+        "server/tests",
+        "server/lexicon",
+        "app/src",
+        "end2end/tests",
+    ] {
+        let mut files = Vec::new();
+        source_files(&root.join(dir), &mut files);
+        for f in files {
+            let words = phrase::words(&std::fs::read_to_string(&f).unwrap_or_default());
+            if let Some(w) = words.windows(RUN).find(|w| runs.contains(*w)) {
+                copied.push(format!("{}: {}", f.display(), w.join(" ")));
+            }
+        }
+    }
+    assert!(
+        copied.is_empty(),
+        "golden question text in the code: {copied:#?}"
+    );
+}
+
+fn source_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if p.is_dir() && name != "node_modules" && !name.starts_with('.') {
+            source_files(&p, out);
+        } else if ["rs", "ts", "toml", "txt"]
+            .iter()
+            .any(|x| p.extension().is_some_and(|e| e == *x))
+        {
+            out.push(p);
+        }
+    }
+}
+
 fn collect_text(dir: &std::path::Path, out: &mut String) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
