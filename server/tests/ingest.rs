@@ -812,18 +812,41 @@ fn git_sources_work_under_a_relative_data_dir() {
     assert!(!data.join("collections/platform-ops.next").exists());
 }
 
+/// A bundle with one task, for tests about everything around bundles.
+const ONE_TASK: &str =
+    "*** Settings ***\nDocumentation    Checks x.\n\n*** Tasks ***\nCheck X\n    Log    ok\n";
+
+fn write_file(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// Indexes the collection at `root` into a fresh database; its doc sections as
+/// (path, anchor).
+fn doc_anchors_after_indexing(name: &str, root: &Path) -> Vec<(String, String)> {
+    let data = tempfile::tempdir().unwrap();
+    let db = open(data.path());
+    let req = IndexRequest {
+        collections: vec![collection(name, root)],
+        docs: vec![],
+    };
+    index(&db, data.path(), &req);
+    db.read_blocking(|c| {
+        let mut st = c.prepare("SELECT path, anchor FROM docs ORDER BY path, anchor")?;
+        let v = st
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        Ok(v)
+    })
+    .unwrap()
+}
+
 #[test]
 fn authoring_rules_files_are_documentation() {
     let root = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let p = root.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
-    write(
-        "codebundles/x-health/runbook.robot",
-        "*** Settings ***\nDocumentation    Checks x.\n\n*** Tasks ***\nCheck X\n    Log    ok\n",
-    );
+    let write = |rel: &str, text: &str| write_file(root.path(), rel, text);
+    write("codebundles/x-health/runbook.robot", ONE_TASK);
     write(
         "codebundles/.cursorrules",
         "# Codebundle rules\n\n## Common Files\n- runbook.robot and README.md\n\nDo not create `meta.yaml` files.\n",
@@ -834,22 +857,7 @@ fn authoring_rules_files_are_documentation() {
     );
     // Other dotfiles stay out.
     write("codebundles/.secrets", "# Not docs\n\ntext\n");
-    let data = tempfile::tempdir().unwrap();
-    let db = open(data.path());
-    let req = IndexRequest {
-        collections: vec![collection("rules", root.path())],
-        docs: vec![],
-    };
-    index(&db, data.path(), &req);
-    let docs: Vec<(String, String)> = db
-        .read_blocking(|c| {
-            let mut st = c.prepare("SELECT path, anchor FROM docs ORDER BY path, anchor")?;
-            let v = st
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<Result<_, _>>()?;
-            Ok(v)
-        })
-        .unwrap();
+    let docs = doc_anchors_after_indexing("rules", root.path());
     assert!(
         docs.contains(&("codebundles/.cursorrules".into(), "common-files".into())),
         "{docs:?}"
@@ -867,15 +875,8 @@ fn authoring_rules_files_are_documentation() {
 #[test]
 fn markdown_in_every_top_level_folder_is_documentation() {
     let root = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let p = root.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
-    write(
-        "codebundles/x-health/runbook.robot",
-        "*** Settings ***\nDocumentation    Checks x.\n\n*** Tasks ***\nCheck X\n    Log    ok\n",
-    );
+    let write = |rel: &str, text: &str| write_file(root.path(), rel, text);
+    write("codebundles/x-health/runbook.robot", ONE_TASK);
     write(
         "libraries/README.md",
         "# Coding Conventions\n\n## Core vs Utils\nCore comes from the platform.\n",
@@ -899,22 +900,7 @@ fn markdown_in_every_top_level_folder_is_documentation() {
         "# Vendored\n\ntext\n",
     );
     write(".github/README.md", "# Hidden\n\ntext\n");
-    let data = tempfile::tempdir().unwrap();
-    let db = open(data.path());
-    let req = IndexRequest {
-        collections: vec![collection("folders", root.path())],
-        docs: vec![],
-    };
-    index(&db, data.path(), &req);
-    let docs: Vec<(String, String)> = db
-        .read_blocking(|c| {
-            let mut st = c.prepare("SELECT path, anchor FROM docs ORDER BY path, anchor")?;
-            let v = st
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<Result<_, _>>()?;
-            Ok(v)
-        })
-        .unwrap();
+    let docs = doc_anchors_after_indexing("folders", root.path());
     for (path, anchor) in [
         ("libraries/README.md", "core-vs-utils"),
         ("examples/README.md", "issue-json-format"),
