@@ -712,14 +712,10 @@ async fn index_status_and_a_background_reindex() {
 
     // A bundle changes on disk: status shows it stale until the reindex.
     let root = s["collections"][0]["root"].as_str().unwrap().to_string();
-    let readme = std::fs::read_dir(std::path::Path::new(&root).join("codebundles"))
-        .unwrap()
-        .map(|e| e.unwrap().path().join("README.md"))
-        .find(|p| p.is_file())
-        .unwrap();
-    let mut text = std::fs::read_to_string(&readme).unwrap();
-    text.push_str("\nAlso checks the flux capacitor.\n");
-    std::fs::write(&readme, text).unwrap();
+    common::append_to_a_readme(
+        &std::path::Path::new(&root).join("codebundles"),
+        "\nAlso checks the flux capacitor.\n",
+    );
     let (_, s) = admin_get(&server, "/index").await;
     assert_eq!(
         s["collections"][0]["stale"].as_array().unwrap().len(),

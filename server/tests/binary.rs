@@ -1,18 +1,11 @@
 //! The real `registry-chat` binary: configuration handling and the serve lifecycle.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+mod common;
+
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_registry-chat"));
-    // Tests must not see the developer's own settings.
-    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("REGISTRY_CHAT_")) {
-        cmd.env_remove(k);
-    }
-    cmd.env_remove("RUST_LOG");
-    cmd
-}
+use common::binary as bin;
 
 fn run(cmd: &mut Command) -> (bool, String, String) {
     let out = cmd.output().expect("run registry-chat");
@@ -208,26 +201,11 @@ fn every_setting_is_listed_and_documented_in_the_readme() {
 
 /// `serve` on a free port, and the URL it prints (without the trailing `/`).
 fn serve(data_dir: &std::path::Path) -> (std::process::Child, String) {
-    let mut child = bin()
-        .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
-        .arg(data_dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .trim()
-        .rsplit(' ')
-        .next()
-        .unwrap()
-        .trim_end_matches('/')
-        .to_string();
-    assert!(url.starts_with("http://127.0.0.1:"), "{line}");
-    (child, url)
+    common::spawn_serve(
+        bin()
+            .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+            .arg(data_dir),
+    )
 }
 
 #[test]

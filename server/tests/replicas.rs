@@ -323,15 +323,10 @@ async fn a_reindex_on_one_replica_is_followed_by_the_other() {
     let (a, b) = (start(db.clone()).await, start(db.clone()).await);
     registry_chat::services::watch_fleet_index(&b.state, Duration::from_millis(200));
 
-    let readme = sources.path().join("kube-ops/codebundles");
-    let readme = std::fs::read_dir(readme)
-        .unwrap()
-        .map(|e| e.unwrap().path().join("README.md"))
-        .find(|p| p.is_file())
-        .unwrap();
-    let mut text = std::fs::read_to_string(&readme).unwrap();
-    text.push_str("\nAlso checks the flux capacitor.\n");
-    std::fs::write(&readme, text).unwrap();
+    common::append_to_a_readme(
+        &sources.path().join("kube-ops/codebundles"),
+        "\nAlso checks the flux capacitor.\n",
+    );
 
     // In the replica's own catalog (and so its keyword search).
     let found = |s: &TestServer| {

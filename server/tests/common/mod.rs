@@ -99,13 +99,29 @@ impl TestServer {
     }
 }
 
-/// The real binary, without the developer's own `REGISTRY_CHAT_*` settings.
+/// The real binary, without the developer's own `REGISTRY_CHAT_*` or `RUST_LOG`
+/// settings.
 pub fn binary() -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_registry-chat"));
     for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("REGISTRY_CHAT_")) {
         cmd.env_remove(k);
     }
+    cmd.env_remove("RUST_LOG");
     cmd
+}
+
+/// Appends `text` to the README of the first bundle under `codebundles` that has
+/// one (a change on disk a reindex must notice), returning that README's path.
+pub fn append_to_a_readme(codebundles: &std::path::Path, text: &str) -> std::path::PathBuf {
+    let readme = std::fs::read_dir(codebundles)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("README.md"))
+        .find(|p| p.is_file())
+        .unwrap();
+    let mut all = std::fs::read_to_string(&readme).unwrap();
+    all.push_str(text);
+    std::fs::write(&readme, all).unwrap();
+    readme
 }
 
 /// Spawns `cmd` (a `serve` command) and returns it with the URL it prints on its
