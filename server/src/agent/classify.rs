@@ -60,7 +60,7 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(who|what) (are|r) (you|u)\b|\bwhat can (you|u) (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|^\W*(so,? )?what (is|'s) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
+        r"\b(who|what) (are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|^\W*(so,? )?what (is|'s) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
     )
 });
 static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -76,6 +76,16 @@ static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 static AUTHORING: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\bhow (do|can|should|would) (i|we) (write|create|build|make|add|publish|structure|test|package) (my|our|a|an|the)( own| new| custom)? (keyword|library|codebundle|code bundle|bundle|task|sli|runbook|codecollection)",
+    )
+});
+
+/// Asking the assistant itself to run something the conversation already named
+/// ("could you simply run that for me now?"): it recommends, it does not
+/// execute, so the answer is about what it can do. A request that names what to
+/// run ("could you run a dns check for prod") is a search.
+static RUN_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\W*(can|could|will|would) (you|u)( (just|please|actually|simply|also))? (run|execute|trigger|launch|kick off|start) (it|this|that|them|these|those|the (check|checks|bundle|bundles|codebundle|runbook|runbooks|task|tasks|sli|tool|tools|skill template|fix))\b",
     )
 });
 
@@ -343,7 +353,10 @@ const EXAMPLES: &[(Category, &str)] = &[
     (Category::General, "pods keep restarting in my namespace"),
     (Category::General, "the database replica is lagging"),
     (Category::General, "our website certificate expires soon"),
-    (Category::General, "messages are piling up in the queue"),
+    (
+        Category::General,
+        "the queue has a growing backlog of messages",
+    ),
     (
         Category::General,
         "cloud bill went up, which resources cost the most",
@@ -393,6 +406,9 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     let rest = GREETING_LEAD.replace(&q, "");
     if ABOUT_ME.is_match(&q) || ABOUT_ME.is_match(&rest) {
         return rule(Category::Meta, "question about the assistant");
+    }
+    if RUN_FOR_ME.is_match(&rest) {
+        return rule(Category::Meta, "asks the assistant to run something");
     }
     // A reference back ("does it also…") in a short question, or in any question
     // that names no subject of its own.
@@ -451,6 +467,8 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
         || RUN_A_SCRIPT.is_match(&q)
         || (AUTHOR_CONTEXT.is_match(&q) && HOW_OR_WHICH.is_match(&q))
         || HELPER.is_match(&q)
+        || robot_code(&q)
+        || PART_MECHANICS.is_match(&q)
     {
         return rule(
             Category::KeywordLibrary,
@@ -481,6 +499,26 @@ static HOW_OR_WHICH: LazyLock<Regex> = LazyLock::new(|| {
         r"\bhow (do|does|can|should|would|to)\b|\bis there (a|an|any)\b|\b(which|what) (keyword|helper|function|call|library)\b",
     )
 });
+
+/// Doing something in Robot code ("…into epoch seconds inside robot"): what a
+/// task can call. Not Google's "robot identities" (service accounts).
+static ROBOT_CODE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(from|in|inside|within|into) robot( framework)?\b(\s+(\w+))?"));
+
+/// How a part of a bundle does its work ("how does a task push its score",
+/// "how do runbooks read their secrets"): the keywords it calls.
+static PART_MECHANICS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bhow (do|does) (a |an |the |each |every )?(slis?|tasks?|runbooks?|monitors?|tools?|skill templates?|bundles?|codebundles?) (send|push|report|raise|return|store|read|get|pass|emit|post|fetch|load|call|write)s?\b",
+    )
+});
+
+fn robot_code(q: &str) -> bool {
+    ROBOT_CODE.captures_iter(q).any(|c| {
+        !c.get(4)
+            .is_some_and(|w| w.as_str().starts_with("identit") || w.as_str().starts_with("account"))
+    })
+}
 
 /// "is there a helper to prune them", "the custodian helper for rendering…".
 static HELPER: LazyLock<Regex> = LazyLock::new(|| {
@@ -576,6 +614,7 @@ mod tests {
             "what are good bundles to start with",
             "list every monitor for gcp",
             "what has been added to the azure collection recently?",
+            "which tools modify stuff rather than being read-only",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
@@ -615,6 +654,26 @@ mod tests {
             Some(Category::Meta)
         );
         // "they" is not "hey"; a real problem is not a greeting.
+        assert_eq!(
+            cat("so what could u really do", &none),
+            Some(Category::Meta)
+        );
+        assert_eq!(
+            cat(
+                "could you please execute the runbook on our prod cluster",
+                &none
+            ),
+            Some(Category::Meta)
+        );
+        assert_eq!(
+            cat("can you run it for me tonight", &none),
+            Some(Category::Meta)
+        );
+        // Naming what to run is asking for it.
+        assert_eq!(
+            cat("could you run a dns lookup check for prod", &none),
+            None
+        );
         assert_eq!(cat("they say the pods keep restarting", &none), None);
         assert_eq!(cat("hello, our ingress returns 502", &none), None);
     }
@@ -702,6 +761,22 @@ mod tests {
             "library alone is not a keyword question"
         );
         assert_eq!(cat("podman containers keep dying", &none), None);
+        assert_eq!(
+            cat("parse an iso date into epoch seconds inside robot", &none),
+            Some(Category::KeywordLibrary)
+        );
+        assert_eq!(
+            cat("how do runbooks read the secrets they are given", &none),
+            Some(Category::KeywordLibrary)
+        );
+        assert_eq!(
+            cat(
+                "gcp robot accounts with stale keys in robot framework land",
+                &none
+            ),
+            Some(Category::KeywordLibrary)
+        );
+        assert_eq!(cat("old keys on google robot accounts", &none), None);
         assert_eq!(
             cat(
                 "how can we execute our own python script next to the robot file",

@@ -110,12 +110,23 @@ fn names_own_resource(words: &[String], from: usize, to: usize) -> bool {
 /// The word at `at` is what the user moves away from, not what they ask about:
 /// "to teams instead of email", "rather than datadog". Such a product names no
 /// subject the catalog covers.
+/// One filler word may come between ("rather than being read-only", "instead of
+/// just email").
 fn set_aside(words: &[String], at: usize) -> bool {
-    at >= 2
-        && matches!(
-            (words[at - 2].as_str(), words[at - 1].as_str()),
-            ("instead", "of") | ("rather", "than") | ("other", "than")
-        )
+    let turn = |i: usize| {
+        i >= 2
+            && matches!(
+                (words[i - 2].as_str(), words[i - 1].as_str()),
+                ("instead", "of") | ("rather", "than") | ("other", "than")
+            )
+    };
+    turn(at)
+        || (at >= 1
+            && matches!(
+                words[at - 1].as_str(),
+                "being" | "be" | "just" | "only" | "plain" | "a" | "an" | "the"
+            )
+            && turn(at - 1))
 }
 
 /// Read-only said in a sentence rather than a phrase: a negated change verb
@@ -127,6 +138,41 @@ static READ_ONLY_GRAMMAR: LazyLock<regex::Regex> = LazyLock::new(|| {
     )
     .expect("valid pattern")
 });
+
+/// "in rw-cli": a library's name written with a hyphen is the short name of a
+/// collection (`rw-cli-codecollection`), not the library (`RW.CLI`).
+fn collection_short_name(q: &Query, name: &NameRef) -> bool {
+    if name.kind != NameKind::Library {
+        return false;
+    }
+    let text = q.text.to_lowercase();
+    let id = name.id.to_lowercase();
+    let hyphened = id.replace('.', "-");
+    !text.contains(&id)
+        && text.contains(&hyphened)
+        && !Phrase::new(&name.id).matches(&phrase::stems(&phrase::words(
+            &text.replace(&hyphened, " "),
+        )))
+}
+
+/// The access level a question asks for. A level it turns away from ("change
+/// things rather than being read-only") asks for the other one: there are two.
+fn wanted_access(q: &Query, lex: &Lexicon) -> Option<Access> {
+    let said = |list: &[Phrase]| -> (bool, bool) {
+        let at: Vec<usize> = list.iter().filter_map(|p| p.find(&q.stems)).collect();
+        let away = at.iter().filter(|&&i| set_aside(&q.words, i)).count();
+        (at.len() > away, away > 0)
+    };
+    let (read_only, from_read_only) = said(&lex.read_only);
+    let (read_write, from_read_write) = said(&lex.read_write);
+    if read_only || READ_ONLY_GRAMMAR.is_match(&q.text.to_lowercase()) || from_read_write {
+        Some(Access::ReadOnly)
+    } else if read_write || from_read_only {
+        Some(Access::ReadWrite)
+    } else {
+        None
+    }
+}
 
 impl Query {
     /// Reads `text` against the bundled lexicons and the catalog's vocabulary.
@@ -252,19 +298,11 @@ impl Query {
             }
         }
         for (p, name) in &vocab.names {
-            if p.matches(&q.stems) && !q.names.contains(name) {
+            if p.matches(&q.stems) && !q.names.contains(name) && !collection_short_name(&q, name) {
                 q.names.push(name.clone());
             }
         }
-        q.access = if lex.read_only.iter().any(|p| p.matches(&q.stems))
-            || READ_ONLY_GRAMMAR.is_match(&q.text.to_lowercase())
-        {
-            Some(Access::ReadOnly)
-        } else if lex.read_write.iter().any(|p| p.matches(&q.stems)) {
-            Some(Access::ReadWrite)
-        } else {
-            None
-        };
+        q.access = wanted_access(&q, lex);
         q.actions = requested_actions(&q.words, &q.stems, lex);
         q
     }
@@ -292,9 +330,23 @@ impl Query {
         out
     }
 
+    /// The question as typed with its spelling corrections made ("deplyoment" →
+    /// "deployment"): the text to embed, since the model reads a misspelt word as
+    /// noise where BM25 already searches the corrected one.
+    pub fn corrected_text(&self) -> String {
+        let mut out = self.text.clone();
+        for (from, to) in &self.corrections {
+            if let Ok(re) = regex::Regex::new(&format!(r"(?i)\b{}\b", regex::escape(from))) {
+                out = re.replace_all(&out, to.as_str()).into_owned();
+            }
+        }
+        out
+    }
+
     /// The text to embed with the concept terms added (None when there are none).
     pub fn expanded_text(&self) -> Option<String> {
-        (!self.concepts.is_empty()).then(|| format!("{} ({})", self.text, self.concepts.join(" ")))
+        (!self.concepts.is_empty())
+            .then(|| format!("{} ({})", self.corrected_text(), self.concepts.join(" ")))
     }
 
     /// Takes on what `question` says about coverage: the changes it asks for and the

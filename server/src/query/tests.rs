@@ -263,8 +263,24 @@ fn coverage_typos_and_names() {
     let q = Query::parse("how do I call run bash file from rw.cli", &v);
     assert!(q.names.iter().any(|n| n.kind == NameKind::Keyword));
     assert!(q.names.iter().any(|n| n.kind == NameKind::Library));
+    // Hyphenated, it is the collection's short name.
+    let q = Query::parse("where are the authoring notes kept in rw-cli", &v);
+    assert!(!q.names.iter().any(|n| n.kind == NameKind::Library));
     assert_eq!(
         Query::parse("read-only checks please", &v).access,
+        Some(Access::ReadOnly)
+    );
+    // The level a question turns away from asks for the other one.
+    assert_eq!(
+        Query::parse("tools that alter stuff rather than being read-only", &v).access,
+        Some(Access::ReadWrite)
+    );
+    assert_eq!(
+        Query::parse(
+            "checks to remediate, or read only ones instead of remediation",
+            &v
+        )
+        .access,
         Some(Access::ReadOnly)
     );
 }

@@ -86,8 +86,14 @@ pub fn nothing_fits(top: Option<&super::BundleHit>, embedder_id: &str) -> bool {
         b.score < no_match_below(embedder_id)
             || (b.access == super::Access::ReadOnly && fired("action-missing"))
             || (fired(UNCOVERED_SUBJECT) && b.score < UNCOVERED_SUBJECT_BELOW)
+            || fired(OTHER_PRODUCT)
     })
 }
+
+/// The signal a result carries when the question's subject is uncovered and the
+/// bundle is named for another product: however close its words ("bounce rate"
+/// for a mail service), it checks a different system than the user runs.
+pub const OTHER_PRODUCT: &str = "other-product";
 
 /// The signal a result carries when the question's subject is uncovered.
 pub const UNCOVERED_SUBJECT: &str = "uncovered-subject";
@@ -169,6 +175,15 @@ mod tests {
         ));
         assert!(!nothing_fits(
             Some(&hit(0.66, "read-only", &["vector", UNCOVERED_SUBJECT])),
+            id
+        ));
+        // Another product's bundle is no answer, however likely it looks.
+        assert!(nothing_fits(
+            Some(&hit(
+                0.9,
+                "read-only",
+                &["vector", UNCOVERED_SUBJECT, OTHER_PRODUCT]
+            )),
             id
         ));
     }

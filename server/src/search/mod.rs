@@ -128,9 +128,10 @@ impl Searcher {
         let snap = self.snapshot();
         let qvecs = if options.mode != Mode::Keyword && !snap.vectors.is_empty() {
             let t = Instant::now();
-            // The question as typed and, when it uses everyday words the concept
-            // lexicon knows, the question with the mechanism words added.
-            let mut texts = vec![query.text.clone()];
+            // The question as typed (spelling corrected) and, when it uses everyday
+            // words the concept lexicon knows, the question with the mechanism
+            // words added.
+            let mut texts = vec![query.corrected_text()];
             if options.concepts
                 && let Some(x) = query.expanded_text()
             {

@@ -9,7 +9,9 @@
 //! see README), then calibration to a probability, filters, MMR, and the no-match
 //! decision.
 
-use super::calibrate::{Evidence, UNCOVERED_SUBJECT, calibrated, calibrated_section, nothing_fits};
+use super::calibrate::{
+    Evidence, OTHER_PRODUCT, UNCOVERED_SUBJECT, calibrated, calibrated_section, nothing_fits,
+};
 use super::signals::{
     Acc, KeywordSignals, accumulate, explain, graph_signal, keyword_signals, norm_cos,
     prior_and_actions, vector_signals,
@@ -18,7 +20,7 @@ use super::snapshot::Snapshot;
 use super::types::*;
 use crate::graph::{Correlation, NodeKind, correlate, link_entities};
 use crate::index::vectors::dot;
-use crate::query::{Query, platform_prior};
+use crate::query::{LEXICON, MAJOR_PLATFORMS, Query, platform_prior};
 use rusqlite::Connection;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -197,6 +199,8 @@ fn fuse_and_calibrate(
                 margin: a.fused - if i == 0 { second } else { first },
             };
             a.uncovered_subject = evidence.uncovered;
+            a.other_product =
+                evidence.uncovered && named_for_a_product(&s.bundles[b as usize].slug);
             (b, calibrated(&s.embedder_id, a.fused, &evidence), a)
         })
         .collect();
@@ -207,6 +211,18 @@ fn fuse_and_calibrate(
     };
     scored.sort_by(|x, y| order_key[&y.0].total_cmp(&order_key[&x.0]));
     scored
+}
+
+/// A bundle whose slug names a product ("mailgun-sending-domain-health",
+/// "k8s-jaeger-http-query") is about that product, not about another one the
+/// question names. Platforms (k8s, gke, aws) are where products run, not products.
+fn named_for_a_product(slug: &str) -> bool {
+    slug.split('-').any(|w| {
+        LEXICON.technologies.contains(w)
+            && !MAJOR_PLATFORMS.contains(&w)
+            && !LEXICON.managed_kubernetes.contains_key(w)
+            && !LEXICON.platform_cues.iter().any(|(p, _)| p.text == w)
+    })
 }
 
 /// A result as the caller sees it, with the signals that fired.
@@ -230,6 +246,9 @@ fn hit(s: &Snapshot, b: u32, score: f32, a: &Acc, o: &SearchOptions) -> BundleHi
     }
     if a.uncovered_subject {
         fired.push(UNCOVERED_SUBJECT.to_string());
+    }
+    if a.other_product {
+        fired.push(OTHER_PRODUCT.to_string());
     }
     fired.extend(
         o.filters
@@ -552,7 +571,21 @@ fn correlations(s: &Snapshot, hits: &[BundleHit]) -> Vec<Correlation> {
 
 #[cfg(test)]
 mod tests {
-    use super::by_prior;
+    use super::{by_prior, named_for_a_product};
+
+    #[test]
+    fn bundles_named_for_a_product_but_not_for_a_platform() {
+        assert!(named_for_a_product("mailgun-sending-domain-health"));
+        assert!(named_for_a_product("k8s-jaeger-http-query"));
+        for slug in [
+            "k8s-workload-ops",
+            "gke-cluster-health",
+            "aws-eks-health",
+            "dns-health",
+        ] {
+            assert!(!named_for_a_product(slug), "{slug}");
+        }
+    }
 
     /// Keyword 1 is called by many bundles (prior 1.0), keywords 2 and 3 by few
     /// (prior 0.7).

@@ -38,6 +38,9 @@ pub(super) struct Acc {
     pub(super) action_missing: bool,
     /// The question is about a product the catalog never mentions.
     pub(super) uncovered_subject: bool,
+    /// ... and this bundle is named for another product ("mailgun-…" for a
+    /// question about sendgrid).
+    pub(super) other_product: bool,
     /// The weighted sum of the signals.
     pub(super) fused: f32,
     /// Best cosine for the question as typed and with concept terms added.
