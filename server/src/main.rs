@@ -1,13 +1,6 @@
 use clap::Parser;
 use std::process::ExitCode;
 
-/// glibc's allocator hands the large buffers of every forward pass back to the
-/// kernel and faults them in again on the next: an index run of the public
-/// collections spent 24 s of its 155 CPU seconds in page faults. mimalloc keeps
-/// freed pages for reuse (2.7 s).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     // Embedding runs one forward pass per core at a time (`index::embed`), each on
     // its own thread. candle would also split every op of a pass over a shared,
