@@ -61,6 +61,10 @@ fn public_golden_sets_on_the_public_collections() {
         ("public3", "heldout", "retrieval", 0.80, 0.0),
         ("public3", "tuning", "agent", 0.82, 0.75),
         ("public3", "heldout", "agent", 0.83, 0.75),
+        ("public4", "tuning", "agent", 0.80, 0.75),
+        ("public4", "heldout", "agent", 0.85, 0.75),
+        ("public5", "tuning", "agent", 0.85, 0.85),
+        ("public5", "heldout", "agent", 0.85, 0.7),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",
