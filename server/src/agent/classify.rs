@@ -653,7 +653,6 @@ mod tests {
             cat("can you see the clusters in my workspace?", &none),
             Some(Category::Meta)
         );
-        // "they" is not "hey"; a real problem is not a greeting.
         assert_eq!(
             cat("so what could u really do", &none),
             Some(Category::Meta)
@@ -674,6 +673,7 @@ mod tests {
             cat("could you run a dns lookup check for prod", &none),
             None
         );
+        // "they" is not "hey"; a real problem is not a greeting.
         assert_eq!(cat("they say the pods keep restarting", &none), None);
         assert_eq!(cat("hello, our ingress returns 502", &none), None);
     }

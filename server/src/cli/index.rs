@@ -240,7 +240,7 @@ fn print_report(r: &IndexReport) {
 /// An index run allocates and frees a forward pass's large buffers thousands of
 /// times. glibc hands those above its mmap threshold back to the kernel and trims
 /// the heap's top, so every pass faults its memory in again: 24 of the 155 CPU
-/// seconds of an index run of the public collections (2.7 with this; 83 → 70 s).
+/// seconds of an index run of the public collections (2.1 with this; 85 → 71 s).
 /// Only this batch process keeps freed memory: in the server, glibc's defaults
 /// keep the RSS under load at a third of what a caching allocator (mimalloc) took.
 fn keep_freed_memory() {

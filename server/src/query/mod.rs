@@ -110,6 +110,7 @@ fn names_own_resource(words: &[String], from: usize, to: usize) -> bool {
 /// The word at `at` is what the user moves away from, not what they ask about:
 /// "to teams instead of email", "rather than datadog". Such a product names no
 /// subject the catalog covers.
+///
 /// One filler word may come between ("rather than being read-only", "instead of
 /// just email").
 fn set_aside(words: &[String], at: usize) -> bool {
