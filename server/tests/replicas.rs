@@ -401,3 +401,69 @@ async fn a_reindex_on_one_replica_is_followed_by_the_other() {
     assert_eq!(body["code"], "index_busy");
     drop(again);
 }
+
+/// `registry-chat index` takes the fleet's index lock as an admin Reindex does:
+/// it waits while another replica holds it, and a run that changed the catalog is
+/// announced for the other replicas to follow (a run that changed nothing is not).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_line_index_waits_for_the_fleet_lock_and_announces() {
+    let Some(db) = common::pg::database().await else {
+        return;
+    };
+    // Another replica's run: the lock held on a connection of the test's own.
+    let (other, conn) = tokio_postgres::connect(&db, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(conn);
+    let lock = registry_chat::store::pg::INDEX_LOCK;
+    other
+        .execute("SELECT pg_advisory_lock($1)", &[&lock])
+        .await
+        .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let index = || {
+        let mut cmd = common::binary();
+        cmd.arg("--data-dir")
+            .arg(data.path())
+            .args(["index", "--quiet"])
+            .env("REGISTRY_CHAT_DATABASE_URL", &db)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        cmd
+    };
+    let mut child = index().spawn().unwrap();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "waits while another replica indexes"
+    );
+    let runs = || async {
+        let n: i64 = other
+            .query_one("SELECT count(*) FROM index_runs", &[])
+            .await
+            .unwrap()
+            .get(0);
+        n
+    };
+    assert_eq!(runs().await, 0);
+    other
+        .execute("SELECT pg_advisory_unlock($1)", &[&lock])
+        .await
+        .unwrap();
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output())
+        .await
+        .unwrap()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("Another replica is indexing"), "{err}");
+    assert_eq!(
+        runs().await,
+        1,
+        "the run that built the catalog is announced"
+    );
+
+    let again = index().output().unwrap();
+    assert!(again.status.success());
+    assert_eq!(runs().await, 1, "a run that changed nothing is not");
+}

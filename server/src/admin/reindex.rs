@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::ingest::{self, IndexOptions};
 use crate::reindex::{Reindex, ReindexError, Step};
 use crate::search::Searcher;
-use crate::store::pg::FleetLock;
+use crate::store::pg::{FOLLOW_WAIT, FleetLock};
 use crate::store::{Db, Shared};
 use app::api::admin::{JobState, ReindexJob};
 use std::sync::{Arc, Mutex};
@@ -42,9 +42,6 @@ pub enum Origin {
     Here,
     Following,
 }
-
-/// How long a follower waits for the replica ahead of it to finish.
-const FOLLOW_WAIT: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 
 /// Timestamps in the format turns are stored in, from SQLite's clock.
 async fn now(db: &Db) -> Option<String> {
@@ -199,14 +196,9 @@ async fn fleet_lock(shared: &Shared, origin: Origin) -> Result<Option<FleetLock>
     let Shared::Postgres(pg) = shared else {
         return Ok(None);
     };
-    let waited = std::time::Instant::now();
-    loop {
-        if let Some(lock) = pg.try_index_lock().await? {
-            return Ok(Some(lock));
-        }
-        if origin == Origin::Here || waited.elapsed() > FOLLOW_WAIT {
-            return Err(ReindexError::FleetBusy);
-        }
-        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
-    }
+    let lock = match origin {
+        Origin::Here => pg.try_index_lock().await?,
+        Origin::Following => pg.wait_index_lock(FOLLOW_WAIT).await?,
+    };
+    lock.map(Some).ok_or(ReindexError::FleetBusy)
 }

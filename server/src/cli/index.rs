@@ -45,6 +45,9 @@ pub fn run(config: &Config, args: &IndexArgs) -> anyhow::Result<()> {
             return Ok(());
         }
     }
+    let rt = super::runtime()?;
+    // Held to the end of the run (dropping it releases the lock).
+    let fleet = rt.block_on(fleet_lock(config, &db))?;
     let request = request(config, args)?;
     let options = IndexOptions {
         progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
@@ -57,7 +60,7 @@ pub fn run(config: &Config, args: &IndexArgs) -> anyhow::Result<()> {
     }
     // The catalog is committed; now the retrieval index on top of it.
     let bar = crate::index::build::progress_bar(options.progress);
-    let retrieval = super::runtime()?.block_on(async {
+    let retrieval = rt.block_on(async {
         let embedder = crate::index::embed::from_config(config)?;
         let on_step = |step: Step| {
             if let Step::Embedding { done, total } = step {
@@ -70,6 +73,10 @@ pub fn run(config: &Config, args: &IndexArgs) -> anyhow::Result<()> {
         anyhow::Ok(run.retrieval(embedder, None, &on_step).await?)
     });
     bar.finish_and_clear();
+    // A run that changed the catalog is announced: the other replicas follow it.
+    if let (Some((pg, _)), true, true) = (&fleet, report.wrote, retrieval.is_ok()) {
+        rt.block_on(pg.announce_index_run(&format!("cli-{}", crate::memory::new_id())))?;
+    }
     match retrieval {
         Ok((embed, graph)) => {
             if args.json {
@@ -234,6 +241,31 @@ fn print_report(r: &IndexReport) {
                 all.len() - SHOWN
             );
         }
+    }
+}
+
+/// With replicas on Postgres, the fleet's index lock, as an admin Reindex takes
+/// it: one indexer at a time across replicas. A command-line run (a deploy script,
+/// a new replica's first index) waits for another replica's run instead of
+/// failing, for as long as a following replica would.
+async fn fleet_lock(
+    config: &Config,
+    db: &crate::store::Db,
+) -> anyhow::Result<Option<(crate::store::pg::Pg, crate::store::pg::FleetLock)>> {
+    let crate::store::Shared::Postgres(pg) = crate::store::Shared::open(config, db).await? else {
+        return Ok(None);
+    };
+    if let Some(lock) = pg.try_index_lock().await? {
+        return Ok(Some((pg, lock)));
+    }
+    eprintln!("Another replica is indexing; waiting for it to finish…");
+    let wait = crate::store::pg::FOLLOW_WAIT;
+    match pg.wait_index_lock(wait).await? {
+        Some(lock) => Ok(Some((pg, lock))),
+        None => anyhow::bail!(
+            "another replica has held the fleet's index lock for {} minutes; try again later",
+            wait.as_secs() / 60
+        ),
     }
 }
 

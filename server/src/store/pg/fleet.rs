@@ -8,8 +8,12 @@ use super::Pg;
 use crate::store::StoreError;
 use deadpool_postgres::{ClientWrapper, Object};
 
-/// Any constant every replica agrees on.
-const INDEX_LOCK: i64 = 0x5245_4743_4841_5402;
+/// Any constant every replica agrees on (public for the tests that hold it).
+pub const INDEX_LOCK: i64 = 0x5245_4743_4841_5402;
+
+/// How long a replica waits for the one indexing ahead of it (a follower, or a
+/// command-line run) before it gives up.
+pub const FOLLOW_WAIT: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 
 /// Held for a whole index run. Its connection left the pool: dropping it closes
 /// the connection, and Postgres releases the lock with it (also when the replica
@@ -29,6 +33,24 @@ impl Pg {
         Ok(got.then(|| FleetLock {
             _conn: Object::take(c),
         }))
+    }
+
+    /// The fleet's index lock once the replica holding it lets go, or `None` if it
+    /// still holds it after `patience`.
+    pub async fn wait_index_lock(
+        &self,
+        patience: std::time::Duration,
+    ) -> Result<Option<FleetLock>, StoreError> {
+        let waited = std::time::Instant::now();
+        loop {
+            if let Some(lock) = self.try_index_lock().await? {
+                return Ok(Some(lock));
+            }
+            if waited.elapsed() > patience {
+                return Ok(None);
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        }
     }
 
     /// Records a run started here, for the other replicas to follow.

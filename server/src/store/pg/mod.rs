@@ -10,7 +10,7 @@ pub mod copy;
 mod fleet;
 mod migrations;
 
-pub use fleet::FleetLock;
+pub use fleet::{FOLLOW_WAIT, FleetLock, INDEX_LOCK};
 pub use migrations::{LATEST_VERSION, schema_version};
 
 use super::StoreError;
