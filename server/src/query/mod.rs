@@ -41,6 +41,9 @@ pub struct Query {
     /// Technologies named that the catalog covers / does not cover.
     pub technologies: Vec<String>,
     pub uncovered: Vec<String>,
+    /// Covered technologies named as part of an uncovered product: "redis" in
+    /// "memorystore redis" is a managed service the catalog does not check.
+    pub qualified: Vec<String>,
     /// Name-like words (not common English) the catalog never uses.
     pub unknown: Vec<String>,
     pub resource_kinds: Vec<String>,
@@ -287,8 +290,19 @@ impl Query {
             !names_own_resource(&q.words, *from, *to) && !set_aside(&q.words, *from)
         });
         spans.sort_by_key(|x| x.0);
-        for (_, _, name) in &spans {
-            q.note_technology(name, has_vocab && !vocab.knows(name));
+        // (where it ends, whether it is a cloud's managed service the catalog lacks)
+        let mut before: Option<(usize, bool)> = None;
+        for (from, to, name) in &spans {
+            let uncovered = has_vocab && !vocab.knows(name);
+            q.note_technology(name, uncovered);
+            // A cloud's managed service right before a covered product names its
+            // hosted variant ("memorystore redis", "aurora postgres"), a different
+            // thing to check. A vendor's name is not one ("jfrog artifactory").
+            if !uncovered && before == Some((*from, true)) && !q.qualified.contains(name) {
+                q.qualified.push(name.clone());
+            }
+            let managed = lex.platform_cues.iter().any(|(p, _)| p.text == *name);
+            before = Some((*to, uncovered && managed));
         }
         for s in &q.stems {
             if vocab.resource_stems.contains(s)
@@ -358,6 +372,7 @@ impl Query {
         for (mine, theirs) in [
             (&mut self.actions, &question.actions),
             (&mut self.uncovered, &question.uncovered),
+            (&mut self.qualified, &question.qualified),
             (&mut self.unknown, &question.unknown),
         ] {
             for x in theirs {
@@ -371,9 +386,9 @@ impl Query {
     /// Does the question name a product the catalog covers, other than a platform
     /// ("istio", "cloudwatch"; not "aws" or "azure")?
     pub fn names_covered_product(&self) -> bool {
-        self.technologies
-            .iter()
-            .any(|t| !LEXICON.platform_cues.iter().any(|(p, _)| p.text == *t))
+        self.technologies.iter().any(|t| {
+            !LEXICON.platform_cues.iter().any(|(p, _)| p.text == *t) && !self.qualified.contains(t)
+        })
     }
 
     /// Does the question ask about one of the registry's roles (either vocabulary)?

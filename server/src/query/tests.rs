@@ -211,6 +211,25 @@ fn a_product_set_aside_is_not_the_subject() {
     assert!(q.uncovered.is_empty() && q.names_covered_product());
 }
 
+/// A cloud's managed service right before a covered product names its hosted
+/// variant, which the catalog does not check; another product's name there does not.
+#[test]
+fn a_managed_variant_of_a_covered_product_is_not_covered() {
+    let v = vocab();
+    let q = Query::parse("aurora postgres failover takes minutes", &v);
+    assert_eq!(q.uncovered, vec!["aurora".to_string()]);
+    assert_eq!(q.qualified, vec!["postgres".to_string()]);
+    assert!(!q.names_covered_product());
+    // The variation planned from it keeps the evidence.
+    let mut plain = Query::parse("postgres failover takes minutes", &v);
+    assert!(plain.names_covered_product());
+    plain.inherit_evidence(&q);
+    assert!(!plain.names_covered_product());
+    // Not adjacent, or not a managed service: the covered product is the subject.
+    assert!(Query::parse("postgres on aurora fails over slowly", &v).names_covered_product());
+    assert!(Query::parse("the kafka postgres connector lags", &v).names_covered_product());
+}
+
 /// A product named in two words is the lexicon's one-word name, covered when the
 /// catalog's text names it (in either spelling) and uncovered otherwise; its words
 /// are not judged one by one.
