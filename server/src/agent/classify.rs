@@ -506,10 +506,11 @@ static ROBOT_CODE: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(from|in|inside|within|into) robot( framework)?\b(\s+(\w+))?"));
 
 /// How a part of a bundle does its work ("how does a task push its score",
-/// "how do runbooks read their secrets"): the keywords it calls.
+/// "how do runbooks read their secrets"), or what one the user writes must do
+/// ("my sli has to send a score back"): the keywords it calls.
 static PART_MECHANICS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bhow (do|does) (a |an |the |each |every )?(slis?|tasks?|runbooks?|monitors?|tools?|skill templates?|bundles?|codebundles?) (send|push|report|raise|return|store|read|get|pass|emit|post|fetch|load|call|write)s?\b",
+        r"\bhow (do|does) (a |an |the |each |every )?(slis?|tasks?|runbooks?|monitors?|tools?|skill templates?|bundles?|codebundles?) (send|push|report|raise|return|store|read|get|pass|emit|post|fetch|load|call|write)s?\b|\b(my|our) (own |new )?(sli|task|runbook|monitor|tool|skill template|bundle|codebundle) (needs to|has to|should|must|wants to) (send|push|report|raise|return|store|read|get|pass|emit|post|fetch|load|call|write)\b",
     )
 });
 
@@ -749,6 +750,16 @@ mod tests {
         let none = SessionContext::default();
         assert_eq!(
             cat("which keyword runs a bash file?", &none),
+            Some(Category::KeywordLibrary)
+        );
+        // What a part the user writes must do is what it calls; what theirs does
+        // when run is a problem report.
+        assert_eq!(
+            cat("our own monitor must push the value it measured", &none),
+            Some(Category::KeywordLibrary)
+        );
+        assert_ne!(
+            cat("our tasks get stuck in the celery queue", &none),
             Some(Category::KeywordLibrary)
         );
         assert_eq!(
