@@ -773,6 +773,87 @@ fn keywords_no_collection_ships_are_known_from_their_calls() {
     assert_eq!(read(&db).0, external);
 }
 
+/// A shipped keyword that several bundles call gets a second chunk saying how
+/// they call it: what they pass and which fields of its result they read. One
+/// caller is no consensus, and a reindex replaces the chunks rather than adding.
+#[test]
+fn how_bundles_call_a_shipped_keyword_is_indexed_beside_its_docstring() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    write_file(&root, "libraries/RW/__init__.py", "");
+    write_file(
+        &root,
+        "libraries/RW/Shell/__init__.py",
+        "from .shell import *\n",
+    );
+    write_file(
+        &root,
+        "libraries/RW/Shell/shell.py",
+        "def run_line(cmd: str, env: dict = None):\n    \"\"\"Executes a line.\"\"\"\n    return None\n\n\
+         def tidy(text: str):\n    \"\"\"Tidies text.\"\"\"\n    return text\n",
+    );
+    for i in 0..5 {
+        let tidy = if i == 0 {
+            "    RW.Shell.Tidy    x\n"
+        } else {
+            ""
+        };
+        write_file(
+            &root,
+            &format!("codebundles/check-{i}/runbook.robot"),
+            &format!(
+                "*** Settings ***\nDocumentation    Checks {i}.\nLibrary    RW.Shell\n\n*** Tasks ***\nCheck {i}\n    \
+                 ${{out}}=    RW.Shell.Run Line    cmd=date    env=${{env}}\n    Log    ${{out.stdout}}\n{tidy}"
+            ),
+        );
+    }
+    let data = dir.path().join("data");
+    let db = open(dir.path());
+    let req = IndexRequest {
+        collections: vec![collection("demo", &root)],
+        docs: vec![],
+    };
+    let usage = |db: &Db| {
+        db.read_blocking(|c| {
+            Ok(c.prepare(
+                "SELECT k.name, ch.embed_text FROM chunks ch JOIN keywords k ON k.id = ch.keyword_id
+                 WHERE ch.kind = 'keyword_usage' ORDER BY 1",
+            )?
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?)
+        })
+        .unwrap()
+    };
+    index(&db, &data, &req);
+    let found = usage(&db);
+    assert_eq!(
+        found,
+        vec![(
+            "Run Line".to_string(),
+            "Run Line (keyword in library RW.Shell). Called with: cmd=, env=. \
+             Callers read from its result: stdout."
+                .to_string()
+        )]
+    );
+    // One more caller changes the evidence; the run replaces the chunk.
+    write_file(
+        &root,
+        "codebundles/check-5/runbook.robot",
+        "*** Settings ***\nDocumentation    Checks 5.\nLibrary    RW.Shell\n\n*** Tasks ***\nCheck 5\n    \
+         ${r}=    RW.Shell.Run Line    cmd=uptime    timeout=5\n    Log    ${r.returncode}\n",
+    );
+    index(&db, &data, &req);
+    let found = usage(&db);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].1.contains("Called with: cmd=, env=, timeout=.")
+            && found[0]
+                .1
+                .contains("read from its result: stdout, returncode."),
+        "{found:?}"
+    );
+}
+
 #[test]
 fn git_sources_work_under_a_relative_data_dir() {
     // The default data dir is `./data`: git runs inside the repository, so the

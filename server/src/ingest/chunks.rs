@@ -20,6 +20,8 @@ pub enum ChunkKind {
     Readme,
     Doc,
     Keyword,
+    /// How bundles call a shipped keyword (see `usage`).
+    KeywordUsage,
 }
 
 impl ChunkKind {
@@ -31,6 +33,7 @@ impl ChunkKind {
             ChunkKind::Readme => "readme",
             ChunkKind::Doc => "doc",
             ChunkKind::Keyword => "keyword",
+            ChunkKind::KeywordUsage => "keyword_usage",
         }
     }
 
@@ -42,6 +45,7 @@ impl ChunkKind {
             ChunkKind::Readme,
             ChunkKind::Doc,
             ChunkKind::Keyword,
+            ChunkKind::KeywordUsage,
         ]
         .into_iter()
         .find(|k| k.as_str() == s)
@@ -288,6 +292,25 @@ pub fn keyword_chunk(parent: &str, k: &Keyword) -> Chunk {
         embed,
         k.doc.clone(),
         (Some(k.file.clone()), Some(k.line), Some(k.line)),
+    )
+}
+
+/// How bundles call a shipped keyword, embedded beside its docstring chunk.
+pub fn usage_chunk(
+    parent: &str,
+    library: &str,
+    name: &str,
+    usage: &str,
+    at: (String, usize),
+) -> Chunk {
+    let embed = format!("{name} (keyword in library {library}). {usage}");
+    chunk(
+        ChunkKind::KeywordUsage,
+        parent,
+        name.to_string(),
+        embed,
+        usage.to_string(),
+        (Some(at.0), Some(at.1), Some(at.1)),
     )
 }
 

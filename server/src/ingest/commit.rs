@@ -4,6 +4,7 @@ use super::TaskKind;
 use super::chunk_rows::{Owner, insert_chunk};
 use super::chunks;
 use super::docs::DocSection;
+use super::evidence::{Call, Evidence};
 use super::plan::{CollectionPlan, DocSetPlan, Plan};
 use super::record::{BundleRecord, Warning};
 use super::robot::normalize;
@@ -49,8 +50,9 @@ fn write_all(tx: &Transaction, plan: &mut Plan, opts: &IndexOptions) -> Result<(
         tx.execute("DELETE FROM doc_sets WHERE name = ?1", [name])?;
     }
     super::external::derive(tx)?;
+    let calls = link_keywords(tx)?;
+    super::usage::write(tx, &calls)?;
     crate::index::fts::prune(tx)?;
-    link_keywords(tx)?;
     // Search snapshots and the graph compare this to know they are stale.
     tx.execute(
         "INSERT INTO app_meta (key, value) VALUES ('catalog_generation', '1')
@@ -344,8 +346,8 @@ fn insert_warnings(
 /// Recomputes which bundles call which keywords, and which imported libraries no
 /// indexed collection provides (external, e.g. `RW.Core`). Libraries resolve
 /// across collections: a bundle importing `RW.CLI` links to whichever indexed
-/// collection ships it, its own first.
-fn link_keywords(tx: &Transaction) -> Result<(), IngestError> {
+/// collection ships it, its own first. Returns what the calls say, by keyword id.
+fn link_keywords(tx: &Transaction) -> Result<HashMap<i64, Evidence>, IngestError> {
     tx.execute("DELETE FROM keyword_uses", [])?;
     tx.execute(
         "UPDATE bundle_libraries SET external = NOT EXISTS (SELECT 1 FROM keywords k WHERE k.library = bundle_libraries.library AND k.external = 0)",
@@ -373,8 +375,9 @@ fn link_keywords(tx: &Transaction) -> Result<(), IngestError> {
                 .push((id, cid));
         }
     }
+    let mut evidence: HashMap<i64, Evidence> = HashMap::new();
     if by_lib.is_empty() {
-        return Ok(());
+        return Ok(evidence);
     }
     let mut libs_of: HashMap<i64, Vec<String>> = HashMap::new();
     {
@@ -389,7 +392,7 @@ fn link_keywords(tx: &Transaction) -> Result<(), IngestError> {
     )?;
     for t in super::calls::all(tx)? {
         let libs = libs_of.get(&t.bundle_id).map_or(&[][..], Vec::as_slice);
-        for site in &t.sites {
+        for (at, site) in t.sites.iter().enumerate() {
             // `RW.KubeTriage.Summarize Pod Restarts` names its library; a bare
             // `Summarize Pod Restarts` may come from any imported library.
             let (candidates, name): (Vec<&String>, &str) = match site.qualified_by(libs) {
@@ -414,11 +417,20 @@ fn link_keywords(tx: &Transaction) -> Result<(), IngestError> {
                         t.file,
                         site.line as i64
                     ])?;
+                    evidence.entry(*kid).or_default().add(&Call {
+                        collection: t.collection_id,
+                        kind: t.kind,
+                        bundle: t.bundle_id,
+                        file: &t.file,
+                        sites: &t.sites,
+                        at,
+                        name,
+                    });
                 }
             }
         }
     }
-    Ok(())
+    Ok(evidence)
 }
 
 /// Counts and warnings per source, read back from the catalog.

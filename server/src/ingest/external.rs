@@ -7,132 +7,32 @@
 
 use super::IngestError;
 use super::chunk_rows::{Owner, insert_chunk};
+use super::evidence::{Call, Evidence};
 use super::pylib::Keyword;
-use super::robot::{CallSite, normalize};
+use super::robot::normalize;
 use rusqlite::{Transaction, params};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-/// Everything the calls of one external keyword say about it.
-#[derive(Default)]
-struct Evidence {
-    spellings: HashMap<String, usize>,
-    calls: usize,
-    sli_calls: usize,
-    bundles: HashSet<i64>,
-    named: HashMap<String, usize>,
-    positional: HashMap<usize, usize>,
-    /// What callers pass first (`kubeconfig`, `${score}`), as words, by how often.
-    first_values: HashMap<String, usize>,
-    /// The `description=` texts callers give, by how often.
-    descriptions: HashMap<String, usize>,
-    /// collection id → calls, and its first call site (file, line).
-    by_collection: BTreeMap<i64, (usize, String, usize)>,
-}
-
-impl Evidence {
-    fn add(
-        &mut self,
-        cid: i64,
-        kind: super::TaskKind,
-        bundle: i64,
-        file: &str,
-        site: &CallSite,
-        name: &str,
-    ) {
-        *self.spellings.entry(name.to_string()).or_default() += 1;
-        self.calls += 1;
-        if kind == super::TaskKind::Sli {
-            self.sli_calls += 1;
-        }
-        self.bundles.insert(bundle);
-        for n in site.named() {
-            *self.named.entry(n.to_string()).or_default() += 1;
-        }
-        *self.positional.entry(site.positional()).or_default() += 1;
-        if let Some(first) = site
-            .args
-            .first()
-            .filter(|a| site.named().all(|n| !a.starts_with(n)))
-        {
-            let words = crate::index::text::tokens(first).join(" ");
-            if !words.is_empty() {
-                *self.first_values.entry(words).or_default() += 1;
-            }
-        }
-        for a in &site.args {
-            if let Some(d) = a
-                .strip_prefix("description=")
-                .filter(|d| !d.trim().is_empty())
-            {
-                *self.descriptions.entry(d.trim().to_string()).or_default() += 1;
-            }
-        }
-        let e = self
-            .by_collection
-            .entry(cid)
-            .or_insert_with(|| (0, file.to_string(), site.line));
-        e.0 += 1;
+/// What the catalog says about an external keyword instead of a docstring.
+fn doc(ev: &Evidence, library: &str) -> String {
+    let n = ev.bundles.len();
+    let mut doc = format!(
+        "Known from its calls: {} in {n} bundle{}, {}. {library} is imported by the bundles but shipped by no indexed collection, so there is no source to show.",
+        ev.calls,
+        if n == 1 { "" } else { "s" },
+        ev.used_in(),
+    );
+    // What callers pass says what the keyword is for when no source does
+    // (Import Secret takes `kubeconfig`, Push Metric `${score}`).
+    let values = ev.first_values(6);
+    if !values.is_empty() {
+        doc.push_str(&format!(" Called with: {}.", values.join("; ")));
     }
-
-    /// The spelling most callers use (ties: the alphabetically first, for stable ids).
-    fn name(&self) -> String {
-        let mut v: Vec<(&String, &usize)> = self.spellings.iter().collect();
-        v.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
-        v.first().map(|(s, _)| s.to_string()).unwrap_or_default()
+    let described = ev.descriptions(3);
+    if !described.is_empty() {
+        doc.push_str(&format!(" Described as: {}", described.join(" / ")));
     }
-
-    /// Positional arguments as most calls pass them, then named ones by how often
-    /// they are passed: `value, sub_name=`.
-    fn args(&self) -> String {
-        let positional = self
-            .positional
-            .iter()
-            .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
-            .map_or(0, |(n, _)| *n);
-        let mut named: Vec<(&String, &usize)> = self.named.iter().collect();
-        named.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
-        (1..=positional)
-            .map(|i| format!("arg{i}"))
-            .chain(named.iter().take(10).map(|(n, _)| format!("{n}=")))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
-    fn doc(&self, library: &str) -> String {
-        let share = self.sli_calls as f32 / self.calls.max(1) as f32;
-        let used_in = if share >= 0.5 {
-            "mostly in SLIs (service level indicators, which measure and report a metric)"
-        } else if self.sli_calls > 0 {
-            "in runbook tasks and SLIs"
-        } else {
-            "in runbook tasks"
-        };
-        let mut doc = format!(
-            "Known from its calls: {} in {} bundle{}, {used_in}. {library} is imported by the bundles but shipped by no indexed collection, so there is no source to show.",
-            self.calls,
-            self.bundles.len(),
-            if self.bundles.len() == 1 { "" } else { "s" },
-        );
-        // What callers pass says what the keyword is for when no source does
-        // (Import Secret takes `kubeconfig`, Push Metric `${score}`).
-        let values = most_common(&self.first_values, 6);
-        if !values.is_empty() {
-            doc.push_str(&format!(" Called with: {}.", values.join("; ")));
-        }
-        let described = most_common(&self.descriptions, 3);
-        if !described.is_empty() {
-            doc.push_str(&format!(" Described as: {}", described.join(" / ")));
-        }
-        doc
-    }
-
-    /// The collection with the most calls and its first call site.
-    fn home(&self) -> Option<(i64, &str, usize)> {
-        self.by_collection
-            .iter()
-            .max_by(|a, b| a.1.0.cmp(&b.1.0).then_with(|| b.0.cmp(a.0)))
-            .map(|(cid, (_, file, line))| (*cid, file.as_str(), *line))
-    }
+    doc
 }
 
 /// Replaces every external keyword with one derived from the current call sites.
@@ -164,7 +64,7 @@ pub(super) fn derive(tx: &Transaction) -> Result<(), IngestError> {
         let Some(libs) = imports.get(&t.bundle_id) else {
             continue;
         };
-        for site in &t.sites {
+        for (at, site) in t.sites.iter().enumerate() {
             // Only calls that name their library: a bare name could come from any
             // import, and a wrong attribution would be shown as fact.
             let Some((lib, name)) = site.qualified_by(libs) else {
@@ -173,7 +73,15 @@ pub(super) fn derive(tx: &Transaction) -> Result<(), IngestError> {
             found
                 .entry((lib.clone(), normalize(name)))
                 .or_default()
-                .add(t.collection_id, t.kind, t.bundle_id, &t.file, site, name);
+                .add(&Call {
+                    collection: t.collection_id,
+                    kind: t.kind,
+                    bundle: t.bundle_id,
+                    file: &t.file,
+                    sites: &t.sites,
+                    at,
+                    name,
+                });
         }
     }
     let links = collection_links(tx)?;
@@ -192,7 +100,7 @@ pub(super) fn derive(tx: &Transaction) -> Result<(), IngestError> {
             python_name: String::new(),
             class_name: None,
             args: ev.args(),
-            doc: ev.doc(library),
+            doc: doc(ev, library),
             file: file.to_string(),
             line,
         };
@@ -236,11 +144,4 @@ fn collection_links(
         ))
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// The `n` most frequent values (ties alphabetically, for stable text).
-fn most_common(counts: &HashMap<String, usize>, n: usize) -> Vec<&str> {
-    let mut v: Vec<(&String, &usize)> = counts.iter().collect();
-    v.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
-    v.into_iter().take(n).map(|(s, _)| s.as_str()).collect()
 }

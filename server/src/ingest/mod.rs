@@ -14,6 +14,7 @@ mod commit;
 pub mod confine;
 pub mod derive;
 pub mod docs;
+mod evidence;
 mod external;
 mod lock;
 pub mod markdown;
@@ -25,6 +26,7 @@ pub mod runwhen;
 pub mod samples;
 pub mod source;
 mod spool;
+mod usage;
 pub mod walk;
 
 pub use chunks::ChunkKind;
@@ -39,7 +41,7 @@ use std::path::Path;
 use std::time::Instant;
 
 /// Bump when parsing or derivation changes, so the next run re-parses everything.
-pub const INGEST_VERSION: &str = "9";
+pub const INGEST_VERSION: &str = "10";
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {

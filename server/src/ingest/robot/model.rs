@@ -105,6 +105,10 @@ pub struct CallSite {
     /// The arguments as written, each cut to [`CallSite::ARG_MAX`] characters and at
     /// most [`CallSite::ARGS_MAX`] of them (a call can carry a whole script).
     pub args: Vec<String>,
+    /// Variables the call assigns (`${rsp}=` → `rsp`): where later calls read its
+    /// result from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assigns: Vec<String>,
 }
 
 impl CallSite {

@@ -339,7 +339,17 @@ fn site(body: &[Cell], at: usize, call: &str) -> CallSite {
             .take(CallSite::ARGS_MAX)
             .map(|c| cut(&c.value, CallSite::ARG_MAX))
             .collect(),
+        assigns: body[..at]
+            .iter()
+            .filter_map(|c| assigned_name(&c.value))
+            .collect(),
     }
+}
+
+/// The variable an assignment cell names: `${rsp} =` → `rsp`.
+fn assigned_name(cell: &str) -> Option<String> {
+    let v = cell.trim_end().trim_end_matches('=').trim_end();
+    is_assignment(v).then(|| v[2..v.len() - 1].trim().to_string())
 }
 
 /// At most `max` characters, cut on a character boundary.
