@@ -223,6 +223,40 @@ async fn typos_filters_and_calibrated_scores() {
             .iter()
             .any(|f| f == "action-missing")
     );
+    // Asked for an SLI, the results without one say so (and rank lower).
+    let wide = SearchOptions {
+        k: 10,
+        ..opts.clone()
+    };
+    let lacks = |r: &registry_chat::search::SearchResults| {
+        r.bundles
+            .iter()
+            .map(|b| {
+                (
+                    b.bundle.sli_count == 0,
+                    b.signals.fired.iter().any(|f| f == "lacks-sli"),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let asked = searcher
+        .search("an sli for pods that keep restarting", &wide)
+        .await
+        .unwrap();
+    let flags = lacks(&asked);
+    assert!(
+        flags.iter().any(|f| f.0) && flags.iter().any(|f| !f.0),
+        "{flags:?}"
+    );
+    assert!(
+        flags.iter().all(|(none, marked)| none == marked),
+        "{flags:?}"
+    );
+    let plain = searcher
+        .search("pods that keep restarting", &wide)
+        .await
+        .unwrap();
+    assert!(lacks(&plain).iter().all(|f| !f.1));
     assert!(good.bundles[0].score > none.bundles[0].score + 0.2);
     assert!(
         !good.bundles[0].matched.is_empty(),

@@ -33,6 +33,13 @@ const W_SUMMARY: f32 = 0.1;
 const W_BM25: f32 = 0.3;
 const W_PLATFORM: f32 = 0.05;
 const W_GRAPH: f32 = 0.1;
+/// A question that asks for an SLI (a monitor) is answered by a bundle that has
+/// one: on the tuning halves every such question's expected bundles do. A bundle
+/// without SLIs loses this much of its fused signal.
+const W_NO_SLI: f32 = 0.05;
+
+/// The signal a result carries when the question asks for an SLI it lacks.
+pub const LACKS_SLI: &str = "lacks-sli";
 
 /// MMR trade-off: close to 1, so it only demotes near duplicates.
 const MMR_LAMBDA: f32 = 0.85;
@@ -162,15 +169,18 @@ fn fuse_and_calibrate(
         Mode::Vector => (1.0, 0.0),
         Mode::Keyword => (0.0, 1.0),
     };
+    let wants_sli = query.mentions(crate::query::Role::Sli);
     let mut fused: Vec<(u32, Acc)> = acc
         .into_iter()
         .filter(|(b, _)| passes(&s.bundles[*b as usize], &o.filters))
         .filter(|(_, a)| a.vector > 0.0 || a.bm25 > 0.0)
         .map(|(b, mut a)| {
+            a.lacks_sli = wants_sli && s.bundles[b as usize].sli_count == 0;
             a.fused = wv * a.vector
                 + wv * W_SUMMARY / W_VECTOR * a.summary
                 + wb * a.bm25
                 + W_PLATFORM * a.platform
+                - if a.lacks_sli { W_NO_SLI } else { 0.0 }
                 + if o.graph_boost {
                     W_GRAPH * a.graph
                 } else {
@@ -243,6 +253,9 @@ fn hit(s: &Snapshot, b: u32, score: f32, a: &Acc, o: &SearchOptions) -> BundleHi
     }
     if a.action_missing {
         fired.push("action-missing".to_string());
+    }
+    if a.lacks_sli {
+        fired.push(LACKS_SLI.to_string());
     }
     if a.uncovered_subject {
         fired.push(UNCOVERED_SUBJECT.to_string());

@@ -36,6 +36,8 @@ pub(super) struct Acc {
     pub(super) summary: f32,
     /// The question asks for a change none of the bundle's tasks performs.
     pub(super) action_missing: bool,
+    /// The question asks for an SLI (a monitor) and the bundle has none.
+    pub(super) lacks_sli: bool,
     /// The question is about a product the catalog never mentions.
     pub(super) uncovered_subject: bool,
     /// ... and this bundle is named for another product ("mailgun-…" for a
