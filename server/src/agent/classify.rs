@@ -310,7 +310,7 @@ static DOC_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
 /// house rules and the differences between parts are documentation.
 static DOC_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(conventions?|guidelines?|best practices?|style guide|naming rules?)\b|\bdifference between\b|\bwhere (does|do) (the |a |an |this |that |its )?(\w+ )?(variables?|secrets?|severity|values?|settings?|config|templates?|issues?|next steps?)( \w+){0,3} come from\b",
+        r"\b(conventions?|guidelines?|best practices?|style guide|naming rules?)\b|\bdifference between\b|\bwhere (does|do) (the |a |an |this |that |its )?(\w+ )?(variables?|secrets?|severity|values?|settings?|config|templates?|issues?|next steps?)( \w+){0,3} come from\b|\bwhy (do|does|are|is) (the |these |those |all )?(\w+ ){0,2}(libs?|librar(y|ies)|modules?|codebundles?|bundles?|codecollections?|collections?) (have|use|need|ship|come|keep|contain|split|include|repeat)\b",
     )
 });
 
@@ -441,7 +441,9 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
             "asks how to write or build something",
         );
     }
-    if DOC_CONVENTION.is_match(&q) {
+    if DOC_CONVENTION.is_match(&q)
+        || (AUTHOR_CONTEXT.is_match(&q) && ASKS_WHAT_IS_RIGHT.is_match(&q))
+    {
         return rule(
             Category::Documentation,
             "asks about conventions or differences",
@@ -492,6 +494,13 @@ static IN_A_TASK: LazyLock<Regex> = LazyLock::new(|| {
 static AUTHOR_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(my|our) (own |new )?(bundle|codebundle|code bundle|suite|robot file|skill template)s?\b|\bsuite (init\w*|setup|teardown)\b|\b(writing|building|creating) (a|an|my|our|the) (\w+ )?(bundle|codebundle|task|sli|runbook|robot file|skill template)\b|\bhow (do|does) (the )?(\w+ ){0,2}(bundles|codebundles|skill templates)\b|\b(runbook|robot|sli) task\b",
+    )
+});
+/// "what severity should issues use", "what should the folder be called": asked
+/// while writing a bundle, the house rules answer it.
+static ASKS_WHAT_IS_RIGHT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bwhat (\w+ ){0,3}(should|must) (i|we|it|they|issues?|tasks?|slis?|bundles?|codebundles?|folders?|files?|names?) (use|be|have|get|go|look|contain|follow)\b",
     )
 });
 static HOW_OR_WHICH: LazyLock<Regex> = LazyLock::new(|| {
@@ -751,6 +760,25 @@ mod tests {
         assert_eq!(
             cat("which keyword runs a bash file?", &none),
             Some(Category::KeywordLibrary)
+        );
+        // House rules and design reasons are documentation, whatever part they name.
+        assert_eq!(
+            cat(
+                "why does the rw library repeat each keyword in two modules",
+                &none
+            ),
+            Some(Category::Documentation)
+        );
+        assert_eq!(
+            cat(
+                "building my own bundle: what names should tasks follow",
+                &none
+            ),
+            Some(Category::Documentation)
+        );
+        assert_ne!(
+            cat("why do my pods keep restarting", &none),
+            Some(Category::Documentation)
         );
         // What a part the user writes must do is what it calls; what theirs does
         // when run is a problem report.
