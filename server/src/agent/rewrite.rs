@@ -263,6 +263,20 @@ fn rare_name_limit(vocab: &CorpusVocab) -> u32 {
     (vocab.bundle_count() / 25).max(3) as u32
 }
 
+/// A cloud service the follow-up names in several words that the previous question
+/// did not ("the app service plans" after an AKS cluster, both Azure): a new
+/// subject on the same platform. Cues that name the cloud itself ("azure
+/// subscription", "google cloud") are not services.
+fn names_another_service(now: &Query, before: &Query) -> bool {
+    const CLOUD_NAMES: &[&str] = &["azure", "google", "gcp", "aws", "amazon", "microsoft"];
+    LEXICON.platform_cues.iter().any(|(p, _)| {
+        p.len() > 1
+            && !p.text.split(' ').any(|w| CLOUD_NAMES.contains(&w))
+            && p.matches(&now.stems)
+            && !p.matches(&before.stems)
+    })
+}
+
 /// A subject word naming a product rather than a platform or a kind of resource.
 fn is_product(w: &str, q: &Query, vocab: &CorpusVocab) -> bool {
     let w = w.to_string();
@@ -371,7 +385,9 @@ pub fn by_rules(
         .any(|p| !before.platforms.wanted.contains(p));
     // A product the follow-up names (from the lexicon or a rare catalog name word)
     // is a new subject: "similar checks for our Vault server?".
-    let new_tech = now_subject.iter().any(|w| is_product(w, query, vocab));
+    // "its node pools" names a part of the old subject, not another service.
+    let new_tech = now_subject.iter().any(|w| is_product(w, query, vocab))
+        || (!refers && names_another_service(query, &before));
     // "what about spend?" changes the aspect; "what about azure?" the subject:
     // only a follow-up naming another product or platform replaces what came
     // before, unless it says so outright ("instead").
@@ -560,6 +576,25 @@ mod tests {
         for w in ["AKS", "pods", "restarting", "payments"] {
             assert!(rw.query.contains(w), "{w} in {}", rw.query);
         }
+    }
+
+    /// Another service of the same cloud replaces the old subject, and the question
+    /// asked about it stays.
+    #[test]
+    fn another_service_of_the_same_cloud_is_a_new_subject() {
+        let c = ctx_with("can we cut what our aks node pools cost");
+        let rw = rules("same cost question for the app service plans", &c);
+        assert!(rw.query.contains("cost"), "{}", rw.query);
+        for w in ["aks", "node", "pools"] {
+            assert!(!rw.query.contains(w), "{w} in {}", rw.query);
+        }
+        // Named before, the service is no new subject.
+        let c = ctx_with("our app service keeps returning 502s");
+        let rw = rules("what about its cost?", &c);
+        assert!(
+            rw.query.contains("app service") || rw.attribute.is_some(),
+            "{rw:?}"
+        );
     }
 
     #[test]
