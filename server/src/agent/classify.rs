@@ -70,7 +70,7 @@ static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
 });
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(it|its|it's|that one|this one|that bundle|this bundle|those|these|them|the same|the first one|the second one|the last one|the other one|that|this)\b|\bsimilar\b|\binstead\b|\bthe (slis?|tasks?|variables?|secrets?|readme|author)\b",
+        r"\b(it|its|it's|that one|this one|that bundle|this bundle|those|these|them|the same|the first one|the second one|the last one|the other one|that|this)\b|\bsimilar\b|\binstead\b|\bthe (slis?|tasks?|variables?|secrets?|readme|author)\b|\b(in|on|at|from|over|out) there\b|\w+ there\s*[?.!]*$",
     )
 });
 static AUTHORING: LazyLock<Regex> = LazyLock::new(|| {
@@ -690,6 +690,15 @@ mod tests {
 
     #[test]
     fn follow_ups_need_history() {
+        // "there" at the end or after a preposition points back; "is there" does not.
+        assert_eq!(
+            cat("any quota trouble over there?", &with_history()),
+            Some(Category::FollowUp)
+        );
+        assert_ne!(
+            cat("is there a check for kafka lag", &with_history()),
+            Some(Category::FollowUp)
+        );
         assert_eq!(
             cat("what about its SLIs?", &with_history()),
             Some(Category::FollowUp)
