@@ -1,6 +1,7 @@
 //! The call sites of every indexed task, read back from the catalog: what linking
 //! keywords to their users and deriving keywords no collection ships both walk.
 
+use super::evidence::Call;
 use super::robot::CallSite;
 use rusqlite::Transaction;
 
@@ -31,6 +32,21 @@ pub(super) fn all(tx: &Transaction) -> rusqlite::Result<Vec<TaskCalls>> {
         })
     })?
     .collect()
+}
+
+impl TaskCalls {
+    /// Call `at` of this task, which names the keyword `name` (without its library).
+    pub(super) fn call<'a>(&'a self, at: usize, name: &'a str) -> Call<'a> {
+        Call {
+            collection: self.collection_id,
+            kind: self.kind,
+            bundle: self.bundle_id,
+            file: &self.file,
+            sites: &self.sites,
+            at,
+            name,
+        }
+    }
 }
 
 impl CallSite {

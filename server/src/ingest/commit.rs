@@ -4,7 +4,7 @@ use super::TaskKind;
 use super::chunk_rows::{Owner, insert_chunk};
 use super::chunks;
 use super::docs::DocSection;
-use super::evidence::{Call, Evidence};
+use super::evidence::Evidence;
 use super::plan::{CollectionPlan, DocSetPlan, Plan};
 use super::record::{BundleRecord, Warning};
 use super::robot::normalize;
@@ -417,15 +417,7 @@ fn link_keywords(tx: &Transaction) -> Result<HashMap<i64, Evidence>, IngestError
                         t.file,
                         site.line as i64
                     ])?;
-                    evidence.entry(*kid).or_default().add(&Call {
-                        collection: t.collection_id,
-                        kind: t.kind,
-                        bundle: t.bundle_id,
-                        file: &t.file,
-                        sites: &t.sites,
-                        at,
-                        name,
-                    });
+                    evidence.entry(*kid).or_default().add(&t.call(at, name));
                 }
             }
         }

@@ -7,7 +7,7 @@
 
 use super::IngestError;
 use super::chunk_rows::{Owner, insert_chunk};
-use super::evidence::{Call, Evidence};
+use super::evidence::Evidence;
 use super::pylib::Keyword;
 use super::robot::normalize;
 use rusqlite::{Transaction, params};
@@ -73,15 +73,7 @@ pub(super) fn derive(tx: &Transaction) -> Result<(), IngestError> {
             found
                 .entry((lib.clone(), normalize(name)))
                 .or_default()
-                .add(&Call {
-                    collection: t.collection_id,
-                    kind: t.kind,
-                    bundle: t.bundle_id,
-                    file: &t.file,
-                    sites: &t.sites,
-                    at,
-                    name,
-                });
+                .add(&t.call(at, name));
         }
     }
     let links = collection_links(tx)?;
