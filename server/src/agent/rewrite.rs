@@ -583,7 +583,7 @@ mod tests {
     #[test]
     fn another_service_of_the_same_cloud_is_a_new_subject() {
         let c = ctx_with("can we cut what our aks node pools cost");
-        let rw = rules("same cost question for the app service plans", &c);
+        let rw = rules("how about spending on the app service plans", &c);
         assert!(rw.query.contains("cost"), "{}", rw.query);
         for w in ["aks", "node", "pools"] {
             assert!(!rw.query.contains(w), "{w} in {}", rw.query);
