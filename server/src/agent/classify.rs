@@ -60,7 +60,7 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(who|what) (are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|^\W*(so,? )?what (is|'s) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
+        r"\b(who|what) (are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|^\W*(so,? )?what (is|'s) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|\b(can|could) (you|u) (see|access|read|index|search) (my|our) (private |own |internal )?(codecollections?|collections?|repos|repositories)\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
     )
 });
 static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -119,9 +119,12 @@ static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} everything\b|\beverything (you have |you've got |there is )?(for|on|about)\b|\beverything (you have|you've got|there is) in\b|\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every)( the| of the)?( [\w-]+){0,3} (bundles?|codebundles?|skill templates?|tools?|tasks?|monitors?|slis?|runbooks?|checks?|automations?)\b|\b(which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|monitor|sli|runbook))\b",
     )
 });
+/// "what cost stuff do you have": a vague collective noun asks for the inventory.
+static CATALOG_STUFF: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\bwhat (\S+ ){0,4}(stuff|things) do (you|u) (have|offer|cover|got)\b"));
 static CATALOG_COUNT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bhow many (\w+ ){0,3}(bundles|codebundles|code bundles|skill templates|tools|tasks|monitors|slis|runbooks|checks|collections|codecollections)\b",
+        r"\bhow many (\w+ ){0,3}(bundles|codebundles|code bundles|skill templates|tools|tasks|monitors|slis|runbooks|checks|collections|codecollections)\b|\bhow much (\w+ ){0,3}(stuff|content|coverage) (is|are|do|does|is there)\b",
     )
 });
 static KIND_CONTRAST: LazyLock<Regex> =
@@ -134,6 +137,7 @@ static LISTING_CUE: LazyLock<Regex> = LazyLock::new(|| {
 const LISTING_FILLER: &[&str] = &[
     "list",
     "show",
+    "things",
     "available",
     "exist",
     "exists",
@@ -186,7 +190,7 @@ pub fn catalog_kind(q: &Query) -> CatalogKind {
         CatalogKind::Recent
     } else if CATALOG_START.is_match(&text) {
         CatalogKind::Start
-    } else if text.contains("how many") {
+    } else if CATALOG_COUNT.is_match(&text) || text.contains("how many") {
         CatalogKind::Count
     } else if CATALOG_OVERVIEW.is_match(&text) {
         CatalogKind::Overview
@@ -221,7 +225,7 @@ fn is_catalog(q: &Query, text: &str) -> Option<&'static str> {
     if CATALOG_COUNT.is_match(text) {
         return Some("counts bundles");
     }
-    if CATALOG_LIST.is_match(text) {
+    if CATALOG_LIST.is_match(text) || CATALOG_STUFF.is_match(text) {
         return Some("asks for a list");
     }
     // "which read-only tools exist for gcp": a listing of parts whose only
@@ -625,11 +629,14 @@ mod tests {
             "list every monitor for gcp",
             "what has been added to the azure collection recently?",
             "which tools modify stuff rather than being read-only",
+            "how much kubernetes coverage is there",
+            "what monitoring things do you have for azure",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
         assert_eq!(cat("how many pods are restarting in payments", &none), None);
         assert_eq!(cat("which bundle checks pod restarts", &none), None);
+        assert_eq!(cat("how much memory is the api using", &none), None);
         assert_eq!(
             cat("hello! what can you do for me?", &none),
             Some(Category::Meta)
@@ -651,6 +658,10 @@ mod tests {
         );
         assert_eq!(
             cat("can you see what is running in our clusters?", &none),
+            Some(Category::Meta)
+        );
+        assert_eq!(
+            cat("could you index our internal repos as well", &none),
             Some(Category::Meta)
         );
         assert_eq!(
