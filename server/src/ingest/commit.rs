@@ -11,7 +11,7 @@ use super::robot::normalize;
 use super::{CollectionReport, DocSetReport, IndexOptions, IndexReport, IngestError};
 use crate::store::Db;
 use rusqlite::{Transaction, params};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";
 
@@ -346,7 +346,8 @@ fn insert_warnings(
 /// Recomputes which bundles call which keywords, and which imported libraries no
 /// indexed collection provides (external, e.g. `RW.Core`). Libraries resolve
 /// across collections: a bundle importing `RW.CLI` links to whichever indexed
-/// collection ships it, its own first. Returns what the calls say, by keyword id.
+/// collection ships it, its own first. Returns what the calls say about each
+/// shipped keyword, by id.
 fn link_keywords(tx: &Transaction) -> Result<HashMap<i64, Evidence>, IngestError> {
     tx.execute("DELETE FROM keyword_uses", [])?;
     tx.execute(
@@ -355,18 +356,25 @@ fn link_keywords(tx: &Transaction) -> Result<HashMap<i64, Evidence>, IngestError
     )?;
     // library → normalized keyword name → [(keyword id, collection id)]
     let mut by_lib: HashMap<String, HashMap<String, Vec<(i64, i64)>>> = HashMap::new();
+    // Shipped keywords' ids: external ones were just derived from the same calls.
+    let mut shipped: HashSet<i64> = HashSet::new();
     {
-        let mut st = tx.prepare("SELECT id, collection_id, library, name FROM keywords")?;
+        let mut st =
+            tx.prepare("SELECT id, collection_id, library, name, external FROM keywords")?;
         let rows = st.query_map([], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, i64>(1)?,
                 r.get::<_, String>(2)?,
                 r.get::<_, String>(3)?,
+                r.get::<_, bool>(4)?,
             ))
         })?;
         for row in rows {
-            let (id, cid, lib, name) = row?;
+            let (id, cid, lib, name, external) = row?;
+            if !external {
+                shipped.insert(id);
+            }
             by_lib
                 .entry(lib)
                 .or_default()
@@ -417,7 +425,9 @@ fn link_keywords(tx: &Transaction) -> Result<HashMap<i64, Evidence>, IngestError
                         t.file,
                         site.line as i64
                     ])?;
-                    evidence.entry(*kid).or_default().add(&t.call(at, name));
+                    if shipped.contains(kid) {
+                        evidence.entry(*kid).or_default().add(&t.call(at, name));
+                    }
                 }
             }
         }

@@ -96,11 +96,9 @@ impl Evidence {
             .iter()
             .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
             .map_or(0, |(n, _)| *n);
-        let mut named: Vec<(&String, &usize)> = self.named.iter().collect();
-        named.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
         (1..=positional)
             .map(|i| format!("arg{i}"))
-            .chain(named.iter().take(10).map(|(n, _)| format!("{n}=")))
+            .chain(most_common(&self.named, 10).iter().map(|n| format!("{n}=")))
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -144,10 +142,9 @@ impl Evidence {
     /// where it is called stay out: every keyword's text would share them.
     pub(super) fn usage(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
-        let mut named: Vec<(&String, &usize)> = self.named.iter().collect();
-        named.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        let named = most_common(&self.named, 6);
         if !named.is_empty() {
-            let named: Vec<String> = named.iter().take(6).map(|(n, _)| format!("{n}=")).collect();
+            let named: Vec<String> = named.iter().map(|n| format!("{n}=")).collect();
             parts.push(format!("Called with: {}.", named.join(", ")));
         } else if let values @ [_, ..] = self.first_values(4).as_slice() {
             parts.push(format!("Called with: {}.", values.join("; ")));

@@ -301,8 +301,8 @@ impl Query {
             if !uncovered && before == Some((*from, true)) && !q.qualified.contains(name) {
                 q.qualified.push(name.clone());
             }
-            let managed = lex.platform_cues.iter().any(|(p, _)| p.text == *name);
-            before = Some((*to, uncovered && managed));
+            let managed = uncovered && lex.platform_cues.iter().any(|(p, _)| p.text == *name);
+            before = Some((*to, managed));
         }
         for s in &q.stems {
             if vocab.resource_stems.contains(s)
