@@ -68,6 +68,12 @@ impl Reindex {
         ingest::run_holding(&self.db, &self.data_dir, request, options, &self.lock)
     }
 
+    /// Step one when following a replica that published its catalog: that
+    /// catalog instead of the sources (`store::pg` explains the exchange).
+    pub async fn load_published(&self, pg: &crate::store::pg::Pg) -> Result<u64, ReindexError> {
+        Ok(pg.load_catalog(&self.db).await?)
+    }
+
     /// The rest: embed new chunks, rebuild the graph, then load the new snapshot
     /// into `searcher` (a running server) or, without one, build and save a large
     /// corpus's HNSW now, while the user expects to wait, rather than at the

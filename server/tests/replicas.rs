@@ -293,20 +293,22 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
-/// A reindex started on one replica is followed by the other (which answers from
-/// its previous snapshot meanwhile), and only one replica holds the fleet's index
-/// lock at a time.
+/// A reindex started on one replica is followed by the other, which loads the
+/// catalog the first published instead of reading sources (its own copy of the
+/// sources lacks the change) and answers from its previous snapshot meanwhile; a
+/// publication built by another version is not loaded (the follower indexes its
+/// own sources); only one replica holds the fleet's index lock at a time.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reindex_on_one_replica_is_followed_by_the_other() {
     let Some(db) = common::pg::database().await else {
         return;
     };
-    // Both replicas index the same sources, as replicas of one deployment do.
-    let sources = tempfile::tempdir().unwrap();
+    // Each replica has its own copy of the same sources.
     let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/collections");
+    let (sources, theirs) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     copy_dir(&samples, sources.path());
-    let start = |db: String| {
-        let root = sources.path().to_path_buf();
+    copy_dir(&samples, theirs.path());
+    let start = |db: String, root: std::path::PathBuf| {
         TestServer::start_indexed(move |c| {
             c.database.url = Some(Secret::new(db));
             c.admin.token = Some(Secret::new("admin-token-0123456789"));
@@ -320,7 +322,10 @@ async fn a_reindex_on_one_replica_is_followed_by_the_other() {
                 .collect();
         })
     };
-    let (a, b) = (start(db.clone()).await, start(db.clone()).await);
+    let (a, b) = (
+        start(db.clone(), sources.path().to_path_buf()).await,
+        start(db.clone(), theirs.path().to_path_buf()).await,
+    );
     registry_chat::services::watch_fleet_index(&b.state, Duration::from_millis(200));
 
     common::append_to_a_readme(
@@ -370,12 +375,70 @@ async fn a_reindex_on_one_replica_is_followed_by_the_other() {
         b.state.reindexer.job()
     );
     assert!(found(&a).await, "A serves the change");
-    assert!(found(&b).await, "B followed A's reindex");
+    assert!(found(&b).await, "B loaded A's catalog, not its own sources");
+    let message = b.state.reindexer.job().message.unwrap_or_default();
+    assert!(message.contains("loaded the catalog"), "{message}");
+    assert!(
+        message.contains("embedded 0 chunks"),
+        "nothing embedded again: {message}"
+    );
+    // The same catalog, ids, keyword index and vectors on both.
+    let shape = |s: &TestServer| {
+        let db = s.state.db.clone();
+        async move {
+            db.read(|c| {
+                Ok(c.query_row(
+                    "SELECT (SELECT group_concat(id || slug) FROM bundles), (SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH 'capacitor'), (SELECT count(*) FROM embeddings), (SELECT group_concat(rowid || id) FROM chunks)",
+                    [],
+                    |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, String>(3)?)),
+                )?)
+            })
+            .await
+            .unwrap()
+        }
+    };
+    assert_eq!(shape(&a).await, shape(&b).await);
+    let hits = |s: &TestServer| {
+        let s = s.state.clone();
+        async move {
+            let r = s
+                .searcher()
+                .search("flux capacitor", &Default::default())
+                .await
+                .unwrap();
+            r.bundles
+                .iter()
+                .map(|b| (b.bundle.key(), b.score))
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(hits(&a).await, hits(&b).await, "both rank alike");
 
-    // One index lock for the fleet; released when its holder lets go (or dies).
+    // A publication built by another schema or parser is not loaded: B indexes
+    // its own sources, which lack the change.
     let registry_chat::store::Shared::Postgres(pg) = &a.state.shared else {
         panic!("replicas on Postgres");
     };
+    pg.client()
+        .await
+        .unwrap()
+        .execute(
+            "INSERT INTO index_runs (replica, catalog_schema, ingest_version, catalog_rows) VALUES ('older', 1, '0', 1)",
+            &[],
+        )
+        .await
+        .unwrap();
+    let mut own = false;
+    for _ in 0..1200 {
+        if !found(&b).await && b.state.reindexer.job().state == app::api::admin::JobState::Done {
+            own = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(own, "B: {:?}", b.state.reindexer.job());
+
+    // One index lock for the fleet; released when its holder lets go (or dies).
     let held = pg.try_index_lock().await.unwrap().expect("free");
     assert!(pg.try_index_lock().await.unwrap().is_none(), "held by one");
     drop(held);
@@ -404,7 +467,8 @@ async fn a_reindex_on_one_replica_is_followed_by_the_other() {
 
 /// `registry-chat index` takes the fleet's index lock as an admin Reindex does:
 /// it waits while another replica holds it, and a run that changed the catalog is
-/// announced for the other replicas to follow (a run that changed nothing is not).
+/// published for the other replicas to follow (a run that changed nothing is not);
+/// `index --published` starts a new replica from that catalog.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_command_line_index_waits_for_the_fleet_lock_and_announces() {
     let Some(db) = common::pg::database().await else {
@@ -466,4 +530,56 @@ async fn the_command_line_index_waits_for_the_fleet_lock_and_announces() {
     let again = index().output().unwrap();
     assert!(again.status.success());
     assert_eq!(runs().await, 1, "a run that changed nothing is not");
+
+    // A new replica starts from the published catalog: no sources, no embedding.
+    let fresh = tempfile::tempdir().unwrap();
+    let published = |url: Option<&str>| {
+        let mut cmd = common::binary();
+        cmd.arg("--data-dir")
+            .arg(fresh.path())
+            .args(["index", "--published"]);
+        match url {
+            Some(url) => cmd.env("REGISTRY_CHAT_DATABASE_URL", url),
+            None => cmd.env_remove("REGISTRY_CHAT_DATABASE_URL"),
+        };
+        cmd.output().unwrap()
+    };
+    let alone = published(None);
+    assert!(!alone.status.success());
+    assert!(
+        String::from_utf8_lossy(&alone.stderr).contains("set database.url"),
+        "{}",
+        String::from_utf8_lossy(&alone.stderr)
+    );
+    let out = published(Some(&db));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("Loaded the catalog"), "{said}");
+    assert!(said.contains("embedded 0 chunks"), "{said}");
+    let count = |dir: &std::path::Path| {
+        let c = rusqlite::Connection::open(dir.join("registry-chat.db")).unwrap();
+        c.query_row(
+            "SELECT (SELECT count(*) FROM chunks) || '/' || (SELECT count(*) FROM embeddings) || '/' || (SELECT count(*) FROM chunk_fts)",
+            [],
+            |r| r.get::<_, String>(0),
+        )
+        .unwrap()
+    };
+    assert_eq!(count(fresh.path()), count(data.path()));
+    // So does a first start (`--if-empty`, as scripts/start runs it).
+    let first = tempfile::tempdir().unwrap();
+    let out = common::binary()
+        .arg("--data-dir")
+        .arg(first.path())
+        .args(["index", "--if-empty"])
+        .env("REGISTRY_CHAT_DATABASE_URL", &db)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("Loaded the catalog"), "{said}");
+    assert_eq!(count(first.path()), count(data.path()));
 }

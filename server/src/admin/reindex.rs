@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::ingest::{self, IndexOptions};
 use crate::reindex::{Reindex, ReindexError, Step};
 use crate::search::Searcher;
-use crate::store::pg::{FOLLOW_WAIT, FleetLock};
+use crate::store::pg::{FOLLOW_WAIT, FleetLock, Pg};
 use crate::store::{Db, Shared};
 use app::api::admin::{JobState, ReindexJob};
 use std::sync::{Arc, Mutex};
@@ -34,9 +34,10 @@ impl Default for Reindexer {
 pub struct Busy(pub ReindexJob);
 
 /// Why a run starts. With replicas on Postgres a run started here takes the
-/// fleet's index lock (refused while another replica indexes) and is announced
-/// when it succeeds; a run following another replica's waits for the lock and
-/// is not announced (or the replicas would follow each other for ever).
+/// fleet's index lock (refused while another replica indexes) and, when it
+/// succeeds, publishes its catalog, which announces it; a run following another
+/// replica's waits for the lock, loads that catalog and publishes nothing (or the
+/// replicas would follow each other for ever).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
     Here,
@@ -116,11 +117,18 @@ impl Reindexer {
                         Some(lock) => lock,
                         None => fleet_lock(&shared, origin).await?,
                     };
-                    let message = me.run(&config, &db, &searcher).await?;
-                    if let (Shared::Postgres(pg), Origin::Here) = (&shared, origin) {
-                        pg.announce_index_run(&me.replica).await?;
+                    match (&shared, origin) {
+                        (Shared::Postgres(pg), Origin::Following) => {
+                            me.follow(&config, &db, pg, &searcher).await
+                        }
+                        (Shared::Postgres(pg), Origin::Here) => {
+                            let message = me.run(&config, &db, &searcher).await?;
+                            me.update(|j| j.stage = "publishing the catalog".into());
+                            pg.publish_catalog(&db, &me.replica).await?;
+                            Ok(message)
+                        }
+                        (Shared::Sqlite(_), _) => me.run(&config, &db, &searcher).await,
                     }
-                    Ok(message)
                 })
             };
             let result = run.await.unwrap_or_else(|e| Err(ReindexError::Task(e)));
@@ -142,6 +150,43 @@ impl Reindexer {
             });
         });
         Ok(self.job())
+    }
+
+    /// Following another replica: load the catalog it published, then embed what
+    /// this replica's embedder lacks, rebuild the graph and swap the snapshot. No
+    /// sources are read. A publication built by another schema or parser (a
+    /// rolling upgrade in progress) is not loaded: the sources are indexed here.
+    async fn follow(
+        &self,
+        config: &Config,
+        db: &Db,
+        pg: &Pg,
+        searcher: &Searcher,
+    ) -> Result<String, ReindexError> {
+        let published = match pg.latest_publication().await? {
+            Some(p) if p.loadable_here() => p,
+            other => {
+                if let Some(p) = other {
+                    tracing::info!(
+                        run = p.run,
+                        schema = p.catalog_schema,
+                        parser = %p.ingest_version,
+                        "the published catalog was built by another version; indexing the sources here"
+                    );
+                }
+                return self.run(config, db, searcher).await;
+            }
+        };
+        self.update(|j| j.stage = "loading the published catalog".into());
+        let run = Reindex::start(db, &config.data_dir)?;
+        let rows = run.load_published(pg).await?;
+        let (embed, graph) = run
+            .retrieval(searcher.embedder().clone(), Some(searcher), &|_| {})
+            .await?;
+        Ok(format!(
+            "loaded the catalog replica {} published ({rows} rows); embedded {} chunks ({} cached); graph {} nodes, {} edges",
+            published.replica, embed.embedded, embed.cached, graph.nodes, graph.edges,
+        ))
     }
 
     async fn run(

@@ -20,8 +20,14 @@ pub struct IndexArgs {
     #[arg(long = "docs", value_name = "PATH")]
     pub docs: Vec<String>,
     /// Do nothing when the catalog already has collections (used by scripts/start).
+    /// With replicas on Postgres, an empty catalog loads the published one if any.
     #[arg(long)]
     pub if_empty: bool,
+    /// Replicas on Postgres: load the catalog another replica published (sources
+    /// are not read; only what this embedder lacks is embedded). For starting a
+    /// new replica quickly.
+    #[arg(long, conflicts_with_all = ["collections", "docs"])]
+    pub published: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -48,6 +54,22 @@ pub fn run(config: &Config, args: &IndexArgs) -> anyhow::Result<()> {
     let rt = super::runtime()?;
     // Held to the end of the run (dropping it releases the lock).
     let fleet = rt.block_on(fleet_lock(config, &db))?;
+    // A new replica's first start (`--if-empty`) loads what the others published
+    // rather than indexing the sources again.
+    let first_start = match (&fleet, args.if_empty) {
+        (Some((pg, _)), true) => rt
+            .block_on(pg.latest_publication())?
+            .is_some_and(|p| p.loadable_here()),
+        _ => false,
+    };
+    if args.published || first_start {
+        let Some((pg, _lock)) = &fleet else {
+            anyhow::bail!(
+                "--published loads the catalog replicas share in Postgres; set database.url"
+            );
+        };
+        return rt.block_on(load_published(config, &db, pg, args.json));
+    }
     let request = request(config, args)?;
     let options = IndexOptions {
         progress: !args.quiet && !args.json && std::io::stderr().is_terminal(),
@@ -73,9 +95,11 @@ pub fn run(config: &Config, args: &IndexArgs) -> anyhow::Result<()> {
         anyhow::Ok(run.retrieval(embedder, None, &on_step).await?)
     });
     bar.finish_and_clear();
-    // A run that changed the catalog is announced: the other replicas follow it.
+    // A run that changed the catalog publishes it, which announces it: the other
+    // replicas load it.
     if let (Some((pg, _)), true, true) = (&fleet, report.wrote, retrieval.is_ok()) {
-        rt.block_on(pg.announce_index_run(&format!("cli-{}", crate::memory::new_id())))?;
+        let me = format!("cli-{}", crate::memory::new_id());
+        rt.block_on(pg.publish_catalog(&db, &me))?;
     }
     match retrieval {
         Ok((embed, graph)) => {
@@ -112,6 +136,54 @@ pub fn run(config: &Config, args: &IndexArgs) -> anyhow::Result<()> {
             ))
         }
     }
+}
+
+/// `index --published`: the newest published catalog, if this binary builds
+/// catalogs alike, then the retrieval steps on top of it.
+async fn load_published(
+    config: &Config,
+    db: &crate::store::Db,
+    pg: &crate::store::pg::Pg,
+    json: bool,
+) -> anyhow::Result<()> {
+    let Some(published) = pg.latest_publication().await? else {
+        anyhow::bail!("no replica has published a catalog yet; index the sources instead");
+    };
+    if !published.loadable_here() {
+        anyhow::bail!(
+            "the published catalog was built by another version (schema {}, parser {}; this binary: {}, {}); index the sources instead",
+            published.catalog_schema,
+            published.ingest_version,
+            crate::store::LATEST_VERSION,
+            ingest::INGEST_VERSION
+        );
+    }
+    let started = std::time::Instant::now();
+    let run = Reindex::start(db, &config.data_dir)?;
+    let rows = run.load_published(pg).await?;
+    let loaded_ms = started.elapsed().as_millis() as u64;
+    let embedder = crate::index::embed::from_config(config)?;
+    let (embed, graph) = run.retrieval(embedder, None, &|_| {}).await?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "published_by": published.replica, "rows": rows, "load_ms": loaded_ms,
+                "embeddings": embed, "graph": graph,
+            }))?
+        );
+    } else {
+        println!(
+            "Loaded the catalog {} published ({rows} rows) in {:.1}s; embedded {} chunks ({} cached); graph: {} nodes, {} edges",
+            published.replica,
+            loaded_ms as f64 / 1000.0,
+            embed.embedded,
+            embed.cached,
+            graph.nodes,
+            graph.edges
+        );
+    }
+    Ok(())
 }
 
 /// Flags replace the config lists; with neither, the bundled sample registry.

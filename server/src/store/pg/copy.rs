@@ -7,20 +7,8 @@ use crate::store::StoreError;
 use rusqlite::types::Value;
 use tokio_postgres::types::ToSql;
 
-#[derive(Clone, Copy)]
-enum Kind {
-    Text,
-    Int,
-    Real,
-    Bool,
-}
-
-struct Table {
-    name: &'static str,
-    columns: &'static [(&'static str, Kind)],
-}
-
-use Kind::{Bool, Int, Real, Text};
+use super::table::Kind::{Bool, Int, Real, Text};
+use super::table::{Table, convert};
 
 /// Parents before children (foreign keys), each in its id order.
 const TABLES: &[Table] = &[
@@ -95,26 +83,6 @@ const TABLES: &[Table] = &[
         ],
     },
 ];
-
-/// A SQLite value as the Postgres column wants it; NULL stays NULL.
-fn convert(v: Value, kind: Kind) -> Result<Box<dyn ToSql + Sync + Send>, StoreError> {
-    Ok(match (v, kind) {
-        (Value::Null, Text) => Box::new(None::<String>),
-        (Value::Null, Int) => Box::new(None::<i64>),
-        (Value::Null, Real) => Box::new(None::<f64>),
-        (Value::Null, Bool) => Box::new(None::<bool>),
-        (Value::Text(t), Text) => Box::new(t),
-        (Value::Integer(i), Int) => Box::new(i),
-        (Value::Integer(i), Bool) => Box::new(i != 0),
-        (Value::Integer(i), Real) => Box::new(i as f64),
-        (Value::Real(r), Real) => Box::new(r),
-        (v, _) => {
-            return Err(StoreError::Corrupt(format!(
-                "unexpected value {v:?} in the SQLite file"
-            )));
-        }
-    })
-}
 
 /// Rows copied per table, in `TABLES` order.
 pub type Copied = Vec<(&'static str, u64)>;

@@ -1,7 +1,7 @@
 //! Replicas coordinating their index runs through Postgres: one runs at a time
 //! (an advisory lock held for the whole run), and a run started on one replica is
-//! announced so the others follow it with a run of their own, keeping every
-//! replica's catalog on the same sources. The others answer from their previous
+//! announced with the catalog it built (`catalog.rs`) so the others follow it,
+//! keeping every replica's catalog the same. The others answer from their previous
 //! snapshot meanwhile, as a single replica does during its own reindex.
 
 use super::Pg;
@@ -51,19 +51,6 @@ impl Pg {
             }
             tokio::time::sleep(std::time::Duration::from_secs(1)).await;
         }
-    }
-
-    /// Records a run started here, for the other replicas to follow.
-    pub async fn announce_index_run(&self, replica: &str) -> Result<i64, StoreError> {
-        Ok(self
-            .client()
-            .await?
-            .query_one(
-                "INSERT INTO index_runs (replica) VALUES ($1) RETURNING id",
-                &[&replica],
-            )
-            .await?
-            .get(0))
     }
 
     /// The newest announced run and the replica that ran it.

@@ -28,6 +28,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "index runs",
         sql: include_str!("migrations/0004_index_runs.sql"),
     },
+    Migration {
+        version: 5,
+        name: "catalog",
+        sql: include_str!("migrations/0005_catalog.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;

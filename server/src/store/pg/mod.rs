@@ -1,15 +1,19 @@
 //! PostgreSQL, for state that replicas behind one load balancer must share:
-//! conversations and their turns. `database.url = "postgres://…"` selects it; the
-//! SQLite file stays the default and keeps the catalog and search index, which
-//! every replica builds from the same collections.
+//! conversations and their turns, codebundle requests, and the catalog the
+//! indexing replica publishes. `database.url = "postgres://…"` selects it; the
+//! SQLite file stays the default, and each replica still searches a local copy of
+//! the published catalog (`catalog.rs`).
 //!
 //! A pool of async connections (deadpool over tokio-postgres): unlike SQLite there
 //! is no single writer to funnel through, the server orders concurrent writes.
 
+mod catalog;
 pub mod copy;
 mod fleet;
 mod migrations;
+mod table;
 
+pub use catalog::Publication;
 pub use fleet::{FOLLOW_WAIT, FleetLock, INDEX_LOCK};
 pub use migrations::{LATEST_VERSION, schema_version};
 
