@@ -67,6 +67,8 @@ fn public_golden_sets_on_the_public_collections() {
         ("public5", "heldout", "agent", 0.85, 0.7),
         ("public6", "tuning", "agent", 0.85, 0.75),
         ("public6", "heldout", "agent", 0.85, 0.65),
+        ("public7", "tuning", "agent", 0.85, 0.85),
+        ("public7", "heldout", "agent", 0.80, 0.75),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",
