@@ -13,10 +13,9 @@
 
 use super::Pg;
 use super::table::Kind::{Blob, Int, Text};
-use super::table::{Table, convert, to_sqlite};
+use super::table::{Table, params};
 use crate::store::{Db, StoreError};
 use futures::StreamExt;
-use rusqlite::types::Value;
 use tokio_postgres::binary_copy::BinaryCopyInWriter;
 use tokio_postgres::types::ToSql;
 
@@ -257,17 +256,8 @@ impl Pg {
                 let mut st = read.prepare(&format!("SELECT {cols} FROM {}", t.name))?;
                 let mut found = st.query([])?;
                 while let Some(r) = found.next()? {
-                    let values = t
-                        .columns
-                        .iter()
-                        .enumerate()
-                        .map(|(i, (_, kind))| convert(r.get::<_, Value>(i)?, *kind))
-                        .collect::<Result<Vec<_>, StoreError>>()?;
-                    let params: Vec<&(dyn ToSql + Sync)> = values
-                        .iter()
-                        .map(|v| v.as_ref() as &(dyn ToSql + Sync))
-                        .collect();
-                    rt.block_on(writer.as_mut().write(&params))?;
+                    let values = t.to_pg(r)?;
+                    rt.block_on(writer.as_mut().write(&params(&values)))?;
                 }
                 rows += rt.block_on(writer.as_mut().finish())? as i64;
             }
@@ -346,14 +336,7 @@ impl Pg {
                 ))?;
                 let mut stream = Box::pin(stream);
                 while let Some(row) = rt.block_on(stream.next()) {
-                    let row = row?;
-                    let values = t
-                        .columns
-                        .iter()
-                        .enumerate()
-                        .map(|(i, (_, kind))| to_sqlite(&row, i, *kind))
-                        .collect::<Result<Vec<_>, StoreError>>()?;
-                    insert.execute(rusqlite::params_from_iter(values))?;
+                    insert.execute(rusqlite::params_from_iter(t.to_sqlite(&row?)?))?;
                     loaded += 1;
                 }
             }

@@ -4,11 +4,9 @@
 
 use super::Pg;
 use crate::store::StoreError;
-use rusqlite::types::Value;
-use tokio_postgres::types::ToSql;
 
 use super::table::Kind::{Bool, Int, Real, Text};
-use super::table::{Table, convert};
+use super::table::{Table, params};
 
 /// Parents before children (foreign keys), each in its id order.
 const TABLES: &[Table] = &[
@@ -125,17 +123,8 @@ pub async fn from_sqlite(source: &rusqlite::Connection, pg: &Pg) -> Result<Copie
         let mut rows = st.query([])?;
         let mut n = 0u64;
         while let Some(r) = rows.next()? {
-            let values = t
-                .columns
-                .iter()
-                .enumerate()
-                .map(|(i, (_, kind))| convert(r.get::<_, Value>(i)?, *kind))
-                .collect::<Result<Vec<_>, StoreError>>()?;
-            let params: Vec<&(dyn ToSql + Sync)> = values
-                .iter()
-                .map(|v| v.as_ref() as &(dyn ToSql + Sync))
-                .collect();
-            tx.execute(&insert, &params).await?;
+            let values = t.to_pg(r)?;
+            tx.execute(&insert, &params(&values)).await?;
             n += 1;
         }
         copied.push((t.name, n));

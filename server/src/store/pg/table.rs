@@ -26,6 +26,24 @@ impl Table {
         names.join(", ")
     }
 
+    /// One SQLite row, selected in `columns` order, as Postgres values.
+    pub fn to_pg(&self, r: &rusqlite::Row) -> Result<Vec<PgValue>, StoreError> {
+        self.columns
+            .iter()
+            .enumerate()
+            .map(|(i, (_, kind))| convert(r.get::<_, Value>(i)?, *kind))
+            .collect()
+    }
+
+    /// One Postgres row, selected in `columns` order, back as SQLite values.
+    pub fn to_sqlite(&self, r: &tokio_postgres::Row) -> Result<Vec<Value>, StoreError> {
+        self.columns
+            .iter()
+            .enumerate()
+            .map(|(i, (_, kind))| to_sqlite(r, i, *kind))
+            .collect()
+    }
+
     /// The Postgres types of its columns, for a binary `COPY`.
     pub fn pg_types(&self) -> Vec<Type> {
         self.columns
@@ -41,8 +59,19 @@ impl Table {
     }
 }
 
+/// A value bound to a Postgres statement or `COPY`.
+pub type PgValue = Box<dyn ToSql + Sync + Send>;
+
+/// The parameter list the driver takes, borrowed from a row's values.
+pub fn params(values: &[PgValue]) -> Vec<&(dyn ToSql + Sync)> {
+    values
+        .iter()
+        .map(|v| v.as_ref() as &(dyn ToSql + Sync))
+        .collect()
+}
+
 /// A SQLite value as the Postgres column wants it; NULL stays NULL.
-pub fn convert(v: Value, kind: Kind) -> Result<Box<dyn ToSql + Sync + Send>, StoreError> {
+fn convert(v: Value, kind: Kind) -> Result<PgValue, StoreError> {
     use Kind::*;
     Ok(match (v, kind) {
         (Value::Null, Text) => Box::new(None::<String>),
@@ -65,7 +94,7 @@ pub fn convert(v: Value, kind: Kind) -> Result<Box<dyn ToSql + Sync + Send>, Sto
 }
 
 /// A Postgres column back as the SQLite value it was.
-pub fn to_sqlite(r: &tokio_postgres::Row, i: usize, kind: Kind) -> Result<Value, StoreError> {
+fn to_sqlite(r: &tokio_postgres::Row, i: usize, kind: Kind) -> Result<Value, StoreError> {
     use Kind::*;
     Ok(match kind {
         Text => r
