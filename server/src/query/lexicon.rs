@@ -72,6 +72,9 @@ pub struct Lexicon {
     pub platform_cues: Vec<(Phrase, String)>,
     /// Managed Kubernetes names (AKS, EKS, GKE) → their cloud; they mean both.
     pub managed_kubernetes: HashMap<String, String>,
+    /// A cloud vendor's products that are not its cloud ("google chat"): where
+    /// one starts, the company name is no platform cue.
+    pub vendor_products: Vec<Phrase>,
     pub technologies: HashSet<String>,
     pub actions: Vec<Action>,
     pub roles: Vec<RoleWords>,
@@ -93,6 +96,12 @@ struct PlatformsFile {
     platform: Vec<PlatformRow>,
     #[serde(default)]
     managed_kubernetes: HashMap<String, String>,
+    #[serde(default)]
+    vendor_products: VendorProducts,
+}
+#[derive(Deserialize, Default)]
+struct VendorProducts {
+    phrases: Vec<String>,
 }
 #[derive(Deserialize)]
 struct PlatformRow {
@@ -185,6 +194,7 @@ impl Lexicon {
                 .into_iter()
                 .map(|(k, v)| (k.to_lowercase(), v.to_lowercase()))
                 .collect(),
+            vendor_products: phrases(&platforms.vendor_products.phrases),
             technologies: TECHNOLOGIES_TXT
                 .lines()
                 .map(|l| l.split('#').next().unwrap_or("").trim().to_lowercase())

@@ -79,7 +79,13 @@ pub fn detect(
             let Some(i) = cue.find(&stems[from..]).map(|i| i + from) else {
                 break;
             };
-            if negated(i) {
+            let product = lex
+                .vendor_products
+                .iter()
+                .any(|p| p.find(&stems[i..]) == Some(0));
+            if product {
+                // "google chat": the company's other product, not its cloud.
+            } else if negated(i) {
                 intent.unwanted.push(platform.clone());
             } else {
                 cues.push((i, platform.clone()));

@@ -93,6 +93,23 @@ fn whole_words_never_substrings() {
     assert!(!q.platforms.wanted.contains(&"azure".to_string()));
 }
 
+/// A cloud vendor's name is its cloud, except in its other products' names.
+#[test]
+fn company_names_mean_their_clouds() {
+    let v = vocab();
+    let wanted = |q: &str| Query::parse(q, &v).platforms.wanted;
+    assert_eq!(
+        wanted("the google side of our data warehouse is slow"),
+        ["gcp"]
+    );
+    assert_eq!(
+        wanted("microsoft's managed postgres keeps failing over"),
+        ["azure"]
+    );
+    assert!(wanted("send the summary to a google chat room").is_empty());
+    assert!(wanted("notify the microsoft teams channel when it fails").is_empty());
+}
+
 #[test]
 fn managed_kubernetes_means_both() {
     let v = vocab();
