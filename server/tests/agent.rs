@@ -73,6 +73,8 @@ async fn meta_questions_get_system_answers_without_search() {
         "who made you",
         "what can you do?",
         "thanks, that helped a lot",
+        "ok we're done here, bye",
+        "are you a real person?",
     ] {
         let ev = ask(&server.url, json!({"question": q})).await;
         assert!(
@@ -83,6 +85,12 @@ async fn meta_questions_get_system_answers_without_search() {
         assert_eq!(done(&ev).0, "system", "{q}");
         assert!(!answer_text(&ev).is_empty());
     }
+    let bye = ask(&server.url, json!({"question": "that's everything, cya"})).await;
+    assert!(
+        answer_text(&bye).starts_with("Glad to help"),
+        "{}",
+        answer_text(&bye)
+    );
     // "they" is not "hey": a real question is searched and answered with bundles.
     let ev = ask(
         &server.url,

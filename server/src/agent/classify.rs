@@ -58,9 +58,16 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
         r"^\s*(hi|hello|hey|hey there|hi there|hello there|yo|howdy|good (morning|afternoon|evening)|thanks|thank you|thx|ty|cheers|thanks a lot|thank you so much|ok thanks|great thanks)(,? (that|this) (helped|helps)( a lot)?)?[\s!.?]*$",
     )
 });
+/// Ending the conversation ("ok thanks, that's it for today", "we're done, bye"):
+/// the whole message is a closing, so there is nothing to search for.
+static CLOSING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\W*((ok(ay)?|great|cool|perfect|awesome|nice|got it|alright|all right)[,!. ]+)?((thanks|thank you|thx|ty|cheers)( (a lot|so much|again))?[,!. ]*)?((that'?s|that is|that'?ll be|that will be) (all|it|everything)( for (now|today|me))?|(i'?m|we'?re|i am|we are) (done|good|all set)( (here|for (now|today)))?|nothing else|(bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))([,!. ]+(thanks|thank you|thx|ty|cheers|bye|goodbye))*[\s!.?]*$",
+    )
+});
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(who|what) (are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|llm|robot|human))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|^\W*(so,? )?what (is|'s) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|\b(can|could) (you|u) (see|access|read|index|search) (my|our) (private |own |internal )?(codecollections?|collections?|repos|repositories)\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
+        r"\b(who|what) (are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|chat ?bot|llm|robot|human|machine|person|real person|real human)|(a )?(real|human|person))\b|\bhow (am i|are we) (supposed|meant|expected) to use (this|you)\b|^\W*how (do|should|can) (i|we) use (this|you)( (thing|bot|assistant|app|chat))?\s*[?.!]*$|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|^\W*(so,? )?what (is|'s) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|\b(can|could) (you|u) (see|access|read|index|search) (my|our) (private |own |internal )?(codecollections?|collections?|repos|repositories)\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
     )
 });
 static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -407,6 +414,9 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     if GREETING.is_match(&q) {
         return rule(Category::Meta, "greeting or thanks");
     }
+    if CLOSING.is_match(&q) {
+        return rule(Category::Meta, "ends the conversation");
+    }
     let rest = GREETING_LEAD.replace(&q, "");
     if ABOUT_ME.is_match(&q) || ABOUT_ME.is_match(&rest) {
         return rule(Category::Meta, "question about the assistant");
@@ -497,14 +507,14 @@ static IN_A_TASK: LazyLock<Regex> = LazyLock::new(|| {
 /// what their bundle can call is a keyword question.
 static AUTHOR_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(my|our) (own |new )?(bundle|codebundle|code bundle|suite|robot file|skill template)s?\b|\bsuite (init\w*|setup|teardown)\b|\b(writing|building|creating) (a|an|my|our|the) (\w+ )?(bundle|codebundle|task|sli|runbook|robot file|skill template)\b|\bhow (do|does) (the )?(\w+ ){0,2}(bundles|codebundles|skill templates)\b|\b(runbook|robot|sli) task\b",
+        r"\b(my|our) (own |new )?(\w+ )?(bundle|codebundle|code bundle|suite|robot file|skill template)s?\b|\b(my|our) (script|task|sli|code|robot file) (in|inside|for) (a|an|my|our|the) (\w+ )?(bundle|codebundle|skill template)\b|\bsuite (init\w*|setup|teardown)\b|\b(writing|building|creating) (a|an|my|our|the) (\w+ )?(bundle|codebundle|task|sli|runbook|robot file|skill template)\b|\bhow (do|does) (the )?(\w+ ){0,2}(bundles|codebundles|skill templates)\b|\b(runbook|robot|sli) task\b",
     )
 });
 /// "what severity should issues use", "what should the folder be called": asked
 /// while writing a bundle, the house rules answer it.
 static ASKS_WHAT_IS_RIGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bwhat (\w+ ){0,3}(should|must) (i|we|it|they|issues?|tasks?|slis?|bundles?|codebundles?|folders?|files?|names?) (use|be|have|get|go|look|contain|follow)\b",
+        r"\bwhat (\w+ ){0,3}(should|must) ((my|our|the|its|their) ([\w']+ ){0,3})?(i|we|it|they|issues?|tasks?|slis?|bundles?|codebundles?|folders?|files?|names?) (use|be|have|get|go|look|contain|follow)\b|\bwhat (json|yaml|format|output|structure|fields?|schema|shape) (\w+ )?(do|should|must) (i|we|it) (write|put|return|output|emit|print|produce)\b",
     )
 });
 static HOW_OR_WHICH: LazyLock<Regex> = LazyLock::new(|| {
@@ -694,6 +704,21 @@ mod tests {
             cat("could you run a dns lookup check for prod", &none),
             None
         );
+        // Closings, and what the assistant is and how to use it.
+        for q in [
+            "ok cheers, that is everything",
+            "we're done for today, bye",
+            "great, thx. that'll be it",
+            "nothing else, thank you",
+            "are you a real person?",
+            "is this a human? are you a machine",
+            "how am i meant to use this?",
+            "how do i use this thing",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::Meta), "{q}");
+        }
+        assert_eq!(cat("how do i use this bundle on gke", &none), None);
+        assert_eq!(cat("that's all the pods in crashloop", &none), None);
         // "they" is not "hey"; a real problem is not a greeting.
         assert_eq!(cat("they say the pods keep restarting", &none), None);
         assert_eq!(cat("hello, our ingress returns 502", &none), None);
@@ -911,6 +936,19 @@ mod tests {
     /// Help-style and reference-like phrasings inside a real problem report stay
     /// searches: "can you read the logs of my crashing pod", "where does this 502
     /// come from", "list all pods stuck in pending", "is it possible to…".
+    /// Asked while writing a bundle (its kind named in between), what is right by
+    /// the house rules is documentation.
+    #[test]
+    fn house_rules_asked_while_writing_a_bundle() {
+        let none = SessionContext::default();
+        for q in [
+            "what priority should our custom codebundle's issues get",
+            "my task in a shell bundle has to report findings, what format do i emit",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
+        }
+    }
+
     #[test]
     fn problem_reports_that_sound_like_something_else() {
         let none = SessionContext::default();

@@ -10,8 +10,14 @@ fn re(p: &str) -> Regex {
 
 static THANKS: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(thanks?|thank you|thx|ty|cheers|helped)\b"));
-static WHAT_ARE_YOU: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(chat ?gpt|gpt|ai|bot|llm|robot|human|model)\b"));
+static GOODBYE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(bye|goodbye|see (you|ya)|cya|that'?s (all|it|everything)|that is (all|it|everything)|nothing else|(i'?m|we'?re|i am|we are) (done|all set))\b",
+    )
+});
+static WHAT_ARE_YOU: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(chat ?gpt|gpt|ai|bot|chat ?bot|llm|robot|human|model|person|machine)\b")
+});
 static HOW_YOU_WORK: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(pick|choose|decide|recommend|rank|work|search|find)s?\b"));
 static WHO_MADE: LazyLock<Regex> = LazyLock::new(|| re(r"\b(made|built|created|wrote)\b"));
@@ -28,6 +34,9 @@ pub(super) fn meta(g: &Grounding) -> String {
         .or(s.bundles.first())
         .map(|b| format!("*\"{}\"*", b.display_name.to_lowercase()))
         .unwrap_or_else(|| "*\"pods keep restarting, where do I start?\"*".into());
+    if GOODBYE.is_match(&q) {
+        return "Glad to help. This conversation stays saved: come back to it, or export it as a report, whenever you need it.".into();
+    }
     if THANKS.is_match(&q) {
         return "Glad it helped. Ask whenever something else acts up.".into();
     }
