@@ -413,6 +413,23 @@ async fn a_reindex_on_one_replica_is_followed_by_the_other() {
         }
     };
     assert_eq!(hits(&a).await, hits(&b).await, "both rank alike");
+    // Both say which published run they hold: the same one.
+    let run = |s: &TestServer| {
+        let url = format!("{}/health", s.url);
+        async move {
+            let h: Value = client()
+                .get(url)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            h["index"]["catalog_run"].as_i64()
+        }
+    };
+    assert!(run(&a).await.is_some());
+    assert_eq!(run(&a).await, run(&b).await);
 
     // A publication built by another schema or parser is not loaded: B indexes
     // its own sources, which lack the change.
@@ -437,6 +454,7 @@ async fn a_reindex_on_one_replica_is_followed_by_the_other() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(own, "B: {:?}", b.state.reindexer.job());
+    assert_eq!(run(&b).await, None, "B's catalog is its own now");
 
     // One index lock for the fleet; released when its holder lets go (or dies).
     let held = pg.try_index_lock().await.unwrap().expect("free");

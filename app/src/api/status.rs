@@ -50,6 +50,10 @@ pub struct IndexHealth {
     /// One line per indexed collection.
     #[serde(default)]
     pub sources: Vec<IndexSource>,
+    /// Replicas on Postgres: the fleet's index run whose published catalog this
+    /// replica holds (the same on every replica once they have followed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub catalog_run: Option<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -59,6 +59,9 @@ fn write_all(tx: &Transaction, plan: &mut Plan, opts: &IndexOptions) -> Result<(
          ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
         [],
     )?;
+    // Built here: no longer the catalog some replica published (publishing notes
+    // its own run again).
+    tx.execute("DELETE FROM app_meta WHERE key = 'catalog_run'", [])?;
     let summary = serde_json::json!({
         "collections": plan.collections.iter().map(|c| serde_json::json!({
             "name": c.resolved.name, "parsed": c.changed.len(), "removed": c.removed.len(), "unchanged": c.unchanged,

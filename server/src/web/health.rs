@@ -37,6 +37,7 @@ pub async fn report(state: &AppState) -> Health {
                 bundles: 0,
                 last_indexed_at: None,
                 sources: Vec::new(),
+                catalog_run: None,
             }
         }
     };

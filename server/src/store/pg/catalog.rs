@@ -234,46 +234,49 @@ impl Pg {
     /// lock. Returns the run's id.
     pub async fn publish_catalog(&self, db: &Db, replica: &str) -> Result<i64, StoreError> {
         let (pg, replica) = (self.clone(), replica.to_string());
-        db.read(move |c| {
-            let rt = tokio::runtime::Handle::current();
-            let mut client = rt.block_on(pg.client())?;
-            let tx = rt.block_on(client.transaction())?;
-            let names: Vec<String> = CATALOG
-                .iter()
-                .map(|t| format!("catalog_{}", t.name))
-                .collect();
-            rt.block_on(tx.batch_execute(&format!("TRUNCATE {}", names.join(", "))))?;
-            // One read transaction: every table from the same state of the file.
-            let read = c.unchecked_transaction()?;
-            let mut rows = 0i64;
-            for t in CATALOG {
-                let cols = t.column_list();
-                let sink = rt.block_on(tx.copy_in(&format!(
-                    "COPY catalog_{} ({cols}) FROM STDIN BINARY",
-                    t.name
-                )))?;
-                let mut writer = Box::pin(BinaryCopyInWriter::new(sink, &t.pg_types()));
-                let mut st = read.prepare(&format!("SELECT {cols} FROM {}", t.name))?;
-                let mut found = st.query([])?;
-                while let Some(r) = found.next()? {
-                    let values = t.to_pg(r)?;
-                    rt.block_on(writer.as_mut().write(&params(&values)))?;
+        let run = db
+            .read(move |c| {
+                let rt = tokio::runtime::Handle::current();
+                let mut client = rt.block_on(pg.client())?;
+                let tx = rt.block_on(client.transaction())?;
+                let names: Vec<String> = CATALOG
+                    .iter()
+                    .map(|t| format!("catalog_{}", t.name))
+                    .collect();
+                rt.block_on(tx.batch_execute(&format!("TRUNCATE {}", names.join(", "))))?;
+                // One read transaction: every table from the same state of the file.
+                let read = c.unchecked_transaction()?;
+                let mut rows = 0i64;
+                for t in CATALOG {
+                    let cols = t.column_list();
+                    let sink = rt.block_on(tx.copy_in(&format!(
+                        "COPY catalog_{} ({cols}) FROM STDIN BINARY",
+                        t.name
+                    )))?;
+                    let mut writer = Box::pin(BinaryCopyInWriter::new(sink, &t.pg_types()));
+                    let mut st = read.prepare(&format!("SELECT {cols} FROM {}", t.name))?;
+                    let mut found = st.query([])?;
+                    while let Some(r) = found.next()? {
+                        let values = t.to_pg(r)?;
+                        rt.block_on(writer.as_mut().write(&params(&values)))?;
+                    }
+                    rows += rt.block_on(writer.as_mut().finish())? as i64;
                 }
-                rows += rt.block_on(writer.as_mut().finish())? as i64;
-            }
-            drop(read);
-            let schema = crate::store::LATEST_VERSION as i32;
-            let run: i64 = rt
+                drop(read);
+                let schema = crate::store::LATEST_VERSION as i32;
+                let run: i64 = rt
                 .block_on(tx.query_one(
                     "INSERT INTO index_runs (replica, catalog_schema, ingest_version, catalog_rows)
                      VALUES ($1, $2, $3, $4) RETURNING id",
                     &[&replica, &schema, &crate::ingest::INGEST_VERSION, &rows],
                 ))?
                 .get(0);
-            rt.block_on(tx.commit())?;
-            Ok(run)
-        })
-        .await
+                rt.block_on(tx.commit())?;
+                Ok(run)
+            })
+            .await?;
+        db.write(move |c| Ok(note_run(c, run)?)).await?;
+        Ok(run)
     }
 
     /// The newest run that published its catalog.
@@ -314,6 +317,12 @@ impl Pg {
                     .read_only(true)
                     .start(),
             )?;
+            let run: Option<i64> = rt
+                .block_on(from.query_opt(
+                    "SELECT id FROM index_runs WHERE catalog_rows IS NOT NULL ORDER BY id DESC LIMIT 1",
+                    &[],
+                ))?
+                .map(|r| r.get(0));
             let tx = c.transaction()?;
             for t in CATALOG.iter().rev().filter(|t| t.name != "embeddings") {
                 tx.execute(&format!("DELETE FROM {}", t.name), [])?;
@@ -345,9 +354,22 @@ impl Pg {
                  ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
                 [],
             )?;
+            if let Some(run) = run {
+                note_run(&tx, run)?;
+            }
             tx.commit()?;
             Ok(loaded)
         })
         .await
     }
+}
+
+/// Which published run the local catalog is (shown in `/health` as
+/// `index.catalog_run`, so an operator sees every replica on the same one).
+fn note_run(c: &rusqlite::Connection, run: i64) -> rusqlite::Result<usize> {
+    c.execute(
+        "INSERT INTO app_meta (key, value) VALUES ('catalog_run', ?1)
+         ON CONFLICT (key) DO UPDATE SET value = ?1",
+        [run.to_string()],
+    )
 }
