@@ -59,15 +59,28 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// Ending the conversation ("ok thanks, that's it for today", "we're done, bye"):
-/// the whole message is a closing, so there is nothing to search for.
+/// the whole message is a closing, so there is nothing to search for. Not a
+/// question: "that's it?" after a list of results asks for more.
 static CLOSING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\W*((ok(ay)?|great|cool|perfect|awesome|nice|got it|alright|all right)[,!. ]+)?((thanks|thank you|thx|ty|cheers)( (a lot|so much|again))?[,!. ]*)?((that'?s|that is|that'?ll be|that will be) (all|it|everything)( for (now|today|me))?|(i'?m|we'?re|i am|we are) (done|good|all set)( (here|for (now|today)))?|nothing else|(bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))([,!. ]+(thanks|thank you|thx|ty|cheers|bye|goodbye))*[\s!.?]*$",
+        r"^\W*((ok(ay)?|great|cool|perfect|awesome|nice|got it|alright|all right)[,!. ]+)?((thanks|thank you|thx|ty|cheers)( (a lot|so much|again))?[,!. ]*)?((that'?s|that is|that'?ll be|that will be) (all|it|everything)( for (now|today|me))?|(i'?m|we'?re|i am|we are) (done|good|all set)( (here|for (now|today)))?|nothing else|(bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))([,!. ]+(thanks|thank you|thx|ty|cheers|bye|goodbye))*[\s!.]*$",
+    )
+});
+/// Whether a message only ends the conversation (the meta answer says goodbye).
+pub fn is_closing(lowercase: &str) -> bool {
+    CLOSING.is_match(lowercase)
+}
+
+/// How to use the assistant itself. Only at the start of a conversation: after
+/// an answer, asking how to use "this" is about the bundle shown.
+static HOW_TO_USE_ME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bhow (am i|are we) (supposed|meant|expected) to use (this|you)\b|^\W*how (do|should|can) (i|we) use (this|you)( (thing|bot|assistant|app|chat))?\s*[?.!]*$",
     )
 });
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(who|what) (are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|chat ?bot|llm|robot|human|machine|person|real person|real human)|(a )?(real|human|person))\b|\bhow (am i|are we) (supposed|meant|expected) to use (this|you)\b|^\W*how (do|should|can) (i|we) use (this|you)( (thing|bot|assistant|app|chat))?\s*[?.!]*$|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|^\W*(so,? )?what (is|'s) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|\b(can|could) (you|u) (see|access|read|index|search) (my|our) (private |own |internal )?(codecollections?|collections?|repos|repositories)\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
+        r"\b(who|what) (are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|chat ?bot|llm|robot|human|machine|person|real person|real human)|(a )?(real|human|person))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat (is|'s) registry chat\b|^\W*(so,? )?what (is|'s) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|\b(can|could) (you|u) (see|access|read|index|search) (my|our) (private |own |internal )?(codecollections?|collections?|repos|repositories)\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b",
     )
 });
 static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -418,7 +431,10 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
         return rule(Category::Meta, "ends the conversation");
     }
     let rest = GREETING_LEAD.replace(&q, "");
-    if ABOUT_ME.is_match(&q) || ABOUT_ME.is_match(&rest) {
+    if ABOUT_ME.is_match(&q)
+        || ABOUT_ME.is_match(&rest)
+        || (ctx.turns.is_empty() && HOW_TO_USE_ME.is_match(&rest))
+    {
         return rule(Category::Meta, "question about the assistant");
     }
     if RUN_FOR_ME.is_match(&rest) {
@@ -507,7 +523,7 @@ static IN_A_TASK: LazyLock<Regex> = LazyLock::new(|| {
 /// what their bundle can call is a keyword question.
 static AUTHOR_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(my|our) (own |new )?(\w+ )?(bundle|codebundle|code bundle|suite|robot file|skill template)s?\b|\b(my|our) (script|task|sli|code|robot file) (in|inside|for) (a|an|my|our|the) (\w+ )?(bundle|codebundle|skill template)\b|\bsuite (init\w*|setup|teardown)\b|\b(writing|building|creating) (a|an|my|our|the) (\w+ )?(bundle|codebundle|task|sli|runbook|robot file|skill template)\b|\bhow (do|does) (the )?(\w+ ){0,2}(bundles|codebundles|skill templates)\b|\b(runbook|robot|sli) task\b",
+        r"\b(my|our) (own |new )?(bundle|codebundle|code bundle|suite|robot file|skill template)s?\b|\b(my|our) (custom|generic|first|shell|bash|python|robot|cli) (bundle|codebundle|code bundle|skill template)s?\b|\b(my|our) (script|task|sli|code|robot file) (in|inside|for) (a|an|my|our|the) (\w+ )?(bundle|codebundle|skill template)\b|\bsuite (init\w*|setup|teardown)\b|\b(writing|building|creating) (a|an|my|our|the) (\w+ )?(bundle|codebundle|task|sli|runbook|robot file|skill template)\b|\bhow (do|does) (the )?(\w+ ){0,2}(bundles|codebundles|skill templates)\b|\b(runbook|robot|sli) task\b",
     )
 });
 /// "what severity should issues use", "what should the folder be called": asked
@@ -719,6 +735,12 @@ mod tests {
         }
         assert_eq!(cat("how do i use this bundle on gke", &none), None);
         assert_eq!(cat("that's all the pods in crashloop", &none), None);
+        // Asked, not said: more is wanted. After an answer, "this" is what it showed.
+        assert_ne!(cat("that's it?", &none), Some(Category::Meta));
+        assert_ne!(
+            cat("how am i meant to use this?", &with_history()),
+            Some(Category::Meta)
+        );
         // "they" is not "hey"; a real problem is not a greeting.
         assert_eq!(cat("they say the pods keep restarting", &none), None);
         assert_eq!(cat("hello, our ingress returns 502", &none), None);
@@ -946,6 +968,13 @@ mod tests {
             "my task in a shell bundle has to report findings, what format do i emit",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
+        }
+        // Operating one's own things is no bundle writing.
+        for q in [
+            "our test suite keeps timing out, how do i find which pod",
+            "my app bundle won't deploy, how do i check the rollout",
+        ] {
+            assert_ne!(cat(q, &none), Some(Category::KeywordLibrary), "{q}");
         }
     }
 

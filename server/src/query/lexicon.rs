@@ -75,6 +75,8 @@ pub struct Lexicon {
     /// A cloud vendor's products that are not its cloud ("google chat"): where
     /// one starts, the company name is no platform cue.
     pub vendor_products: Vec<Phrase>,
+    /// Company names that are cues only as written ("google", not "googled").
+    pub companies: HashSet<String>,
     pub technologies: HashSet<String>,
     pub actions: Vec<Action>,
     pub roles: Vec<RoleWords>,
@@ -101,6 +103,7 @@ struct PlatformsFile {
 }
 #[derive(Deserialize, Default)]
 struct VendorProducts {
+    companies: Vec<String>,
     phrases: Vec<String>,
 }
 #[derive(Deserialize)]
@@ -195,6 +198,12 @@ impl Lexicon {
                 .map(|(k, v)| (k.to_lowercase(), v.to_lowercase()))
                 .collect(),
             vendor_products: phrases(&platforms.vendor_products.phrases),
+            companies: platforms
+                .vendor_products
+                .companies
+                .iter()
+                .map(|c| c.to_lowercase())
+                .collect(),
             technologies: TECHNOLOGIES_TXT
                 .lines()
                 .map(|l| l.split('#').next().unwrap_or("").trim().to_lowercase())

@@ -80,6 +80,11 @@ impl Phrase {
         (0..=stems.len() - n).find(|&i| stems[i..i + n] == self.stems[..])
     }
 
+    /// Whether `stems` begins with the phrase.
+    pub fn starts(&self, stems: &[String]) -> bool {
+        !self.stems.is_empty() && stems.starts_with(&self.stems)
+    }
+
     pub fn matches(&self, stems: &[String]) -> bool {
         self.find(stems).is_some()
     }

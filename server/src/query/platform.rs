@@ -79,12 +79,11 @@ pub fn detect(
             let Some(i) = cue.find(&stems[from..]).map(|i| i + from) else {
                 break;
             };
-            let product = lex
-                .vendor_products
-                .iter()
-                .any(|p| p.find(&stems[i..]) == Some(0));
-            if product {
-                // "google chat": the company's other product, not its cloud.
+            let company_not_cloud = lex.companies.contains(&cue.text)
+                && (words[i] != cue.text
+                    || lex.vendor_products.iter().any(|p| p.starts(&stems[i..])));
+            if company_not_cloud {
+                // "googled", "google chat": a verb, or the company's other product.
             } else if negated(i) {
                 intent.unwanted.push(platform.clone());
             } else {

@@ -108,6 +108,10 @@ fn company_names_mean_their_clouds() {
     );
     assert!(wanted("send the summary to a google chat room").is_empty());
     assert!(wanted("notify the microsoft teams channel when it fails").is_empty());
+    assert!(wanted("i googled the error and found nothing").is_empty());
+    assert!(
+        !wanted("pods cannot reach google.com since this morning").contains(&"gcp".to_string())
+    );
 }
 
 #[test]

@@ -10,11 +10,6 @@ fn re(p: &str) -> Regex {
 
 static THANKS: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(thanks?|thank you|thx|ty|cheers|helped)\b"));
-static GOODBYE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b(bye|goodbye|see (you|ya)|cya|that'?s (all|it|everything)|that is (all|it|everything)|nothing else|(i'?m|we'?re|i am|we are) (done|all set))\b",
-    )
-});
 static WHAT_ARE_YOU: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\b(chat ?gpt|gpt|ai|bot|chat ?bot|llm|robot|human|model|person|machine)\b")
 });
@@ -34,7 +29,8 @@ pub(super) fn meta(g: &Grounding) -> String {
         .or(s.bundles.first())
         .map(|b| format!("*\"{}\"*", b.display_name.to_lowercase()))
         .unwrap_or_else(|| "*\"pods keep restarting, where do I start?\"*".into());
-    if GOODBYE.is_match(&q) {
+    // The same test that routed it here: the whole message ends the conversation.
+    if crate::agent::classify::is_closing(&q) {
         return "Glad to help. This conversation stays saved: come back to it, or export it as a report, whenever you need it.".into();
     }
     if THANKS.is_match(&q) {
