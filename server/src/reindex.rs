@@ -70,8 +70,12 @@ impl Reindex {
 
     /// Step one when following a replica that published its catalog: that
     /// catalog instead of the sources (`store::pg` explains the exchange).
-    pub async fn load_published(&self, pg: &crate::store::pg::Pg) -> Result<u64, ReindexError> {
-        Ok(pg.load_catalog(&self.db).await?)
+    pub async fn load_published(
+        &self,
+        pg: &crate::store::pg::Pg,
+        published: &crate::store::pg::Publication,
+    ) -> Result<u64, ReindexError> {
+        Ok(pg.load_catalog(&self.db, published).await?)
     }
 
     /// The rest: embed new chunks, rebuild the graph, then load the new snapshot

@@ -175,9 +175,11 @@ pub fn watch_live_turns(state: &Services) {
     });
 }
 
-/// With replicas on Postgres: when another replica announces a reindex, run one
-/// here too (waiting for the fleet's index lock), so every replica's catalog
-/// follows the same sources. A cheap poll of one row; SQLite: nothing to follow.
+/// With replicas on Postgres: when another replica announces a reindex, follow
+/// it (waiting for the fleet's index lock): load the catalog it published, or
+/// index the sources here when it published none this version can load. A
+/// replica that starts behind the newest publication (it was down, or built its
+/// own catalog) follows at once. A cheap poll of one row; SQLite: nothing to follow.
 pub fn watch_fleet_index(state: &Services, every: Duration) {
     let crate::store::Shared::Postgres(pg) = &state.shared else {
         return;
@@ -185,16 +187,29 @@ pub fn watch_fleet_index(state: &Services, every: Duration) {
     let (pg, state) = (pg.clone(), state.clone());
     tokio::spawn(async move {
         let latest =
-            |pg: crate::store::pg::Pg| async move { pg.latest_index_run().await.ok().flatten() };
-        // Runs announced before this replica started are already in its catalog
-        // (it indexed at start-up, or was built from the same sources).
-        let mut seen = latest(pg.clone()).await.map_or(0, |(id, _)| id);
+            |pg: crate::store::pg::Pg| async move { pg.latest_publication().await.ok().flatten() };
+        // Runs announced before this replica started need no following when its
+        // catalog is the newest publication (or there is none to load).
+        let holds = state
+            .db
+            .read(crate::store::catalog_run)
+            .await
+            .ok()
+            .flatten();
+        let mut seen = match latest(pg.clone()).await {
+            Some(p) if p.loadable_here() && holds != Some(p.run) => 0,
+            Some(p) => p.run,
+            None => 0,
+        };
         loop {
             tokio::select! {
                 _ = state.shutdown.cancelled() => break,
                 _ = tokio::time::sleep(every) => {}
             }
-            let Some((id, replica)) = latest(pg.clone()).await else {
+            let Some(crate::store::pg::Publication {
+                run: id, replica, ..
+            }) = latest(pg.clone()).await
+            else {
                 continue;
             };
             if id <= seen {

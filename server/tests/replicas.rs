@@ -600,4 +600,14 @@ async fn the_command_line_index_waits_for_the_fleet_lock_and_announces() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("Loaded the catalog"), "{said}");
     assert_eq!(count(first.path()), count(data.path()));
+    // The newest run announced by an older binary, without a catalog: nothing
+    // to load; the replica is told to index its sources.
+    other
+        .execute("INSERT INTO index_runs (replica) VALUES ('older')", &[])
+        .await
+        .unwrap();
+    let out = published(Some(&db));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("index the sources"), "{err}");
 }

@@ -123,8 +123,12 @@ impl Reindexer {
                         }
                         (Shared::Postgres(pg), Origin::Here) => {
                             let message = me.run(&config, &db, &searcher).await?;
-                            me.update(|j| j.stage = "publishing the catalog".into());
-                            pg.publish_catalog(&db, &me.replica).await?;
+                            // A catalog that is no publication yet: changed by this
+                            // run, or by an earlier one whose publishing failed.
+                            if db.read(crate::store::catalog_run).await?.is_none() {
+                                me.update(|j| j.stage = "publishing the catalog".into());
+                                pg.publish_catalog(&db, &me.replica).await?;
+                            }
                             Ok(message)
                         }
                         (Shared::Sqlite(_), _) => me.run(&config, &db, &searcher).await,
@@ -169,9 +173,9 @@ impl Reindexer {
                 if let Some(p) = other {
                     tracing::info!(
                         run = p.run,
-                        schema = p.catalog_schema,
-                        parser = %p.ingest_version,
-                        "the published catalog was built by another version; indexing the sources here"
+                        schema = ?p.catalog_schema,
+                        parser = ?p.ingest_version,
+                        "the newest run published no catalog this version can load; indexing the sources here"
                     );
                 }
                 return self.run(config, db, searcher).await;
@@ -179,7 +183,7 @@ impl Reindexer {
         };
         self.update(|j| j.stage = "loading the published catalog".into());
         let run = Reindex::start(db, &config.data_dir)?;
-        let rows = run.load_published(pg).await?;
+        let rows = run.load_published(pg, &published).await?;
         let (embed, graph) = run
             .retrieval(searcher.embedder().clone(), Some(searcher), &|_| {})
             .await?;

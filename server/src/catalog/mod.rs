@@ -203,18 +203,13 @@ pub fn index_summary(c: &Connection) -> Result<IndexHealth, StoreError> {
             indexed_at: s.indexed_at,
         })
         .collect();
-    let catalog_run: Option<String> = rusqlite::OptionalExtension::optional(c.query_row(
-        "SELECT value FROM app_meta WHERE key = 'catalog_run'",
-        [],
-        |r| r.get(0),
-    ))?;
     Ok(IndexHealth {
         state,
         collections: collections as u64,
         bundles: bundles as u64,
         last_indexed_at: last,
         sources,
-        catalog_run: catalog_run.and_then(|v| v.parse().ok()),
+        catalog_run: crate::store::catalog_run(c)?,
     })
 }
 

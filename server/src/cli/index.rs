@@ -95,9 +95,12 @@ pub fn run(config: &Config, args: &IndexArgs) -> anyhow::Result<()> {
         anyhow::Ok(run.retrieval(embedder, None, &on_step).await?)
     });
     bar.finish_and_clear();
-    // A run that changed the catalog publishes it, which announces it: the other
+    // A catalog that is no publication yet (changed by this run, or by an earlier
+    // one whose publishing failed) is published, which announces it: the other
     // replicas load it.
-    if let (Some((pg, _)), true, true) = (&fleet, report.wrote, retrieval.is_ok()) {
+    if let (Some((pg, _)), true) = (&fleet, retrieval.is_ok())
+        && db.read_blocking(crate::store::catalog_run)?.is_none()
+    {
         let me = format!("cli-{}", crate::memory::new_id());
         rt.block_on(pg.publish_catalog(&db, &me))?;
     }
@@ -146,21 +149,21 @@ async fn load_published(
     pg: &crate::store::pg::Pg,
     json: bool,
 ) -> anyhow::Result<()> {
-    let Some(published) = pg.latest_publication().await? else {
+    let Some(published) = pg.latest_publication().await?.filter(|p| p.rows.is_some()) else {
         anyhow::bail!("no replica has published a catalog yet; index the sources instead");
     };
     if !published.loadable_here() {
         anyhow::bail!(
             "the published catalog was built by another version (schema {}, parser {}; this binary: {}, {}); index the sources instead",
-            published.catalog_schema,
-            published.ingest_version,
+            published.catalog_schema.unwrap_or_default(),
+            published.ingest_version.as_deref().unwrap_or("?"),
             crate::store::LATEST_VERSION,
             ingest::INGEST_VERSION
         );
     }
     let started = std::time::Instant::now();
     let run = Reindex::start(db, &config.data_dir)?;
-    let rows = run.load_published(pg).await?;
+    let rows = run.load_published(pg, &published).await?;
     let loaded_ms = started.elapsed().as_millis() as u64;
     let embedder = crate::index::embed::from_config(config)?;
     let (embed, graph) = run.retrieval(embedder, None, &|_| {}).await?;

@@ -15,3 +15,14 @@ pub fn catalog_generation(c: &Connection) -> Result<i64, StoreError> {
     ))?;
     Ok(v.and_then(|v| v.parse().ok()).unwrap_or(0))
 }
+
+/// Replicas on Postgres: the published index run the catalog is, if it is one
+/// (noted on publishing or loading one, dropped when the catalog is rebuilt here).
+pub fn catalog_run(c: &Connection) -> Result<Option<i64>, StoreError> {
+    let v: Option<String> = rusqlite::OptionalExtension::optional(c.query_row(
+        "SELECT value FROM app_meta WHERE key = 'catalog_run'",
+        [],
+        |r| r.get(0),
+    ))?;
+    Ok(v.and_then(|v| v.parse().ok()))
+}

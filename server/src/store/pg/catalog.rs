@@ -209,22 +209,26 @@ const CATALOG: &[Table] = &[
     },
 ];
 
-/// A published catalog, and how it was built: a replica loads only one its own
-/// binary would have built alike (same SQLite schema, same parser); during a
-/// rolling upgrade the others index their sources themselves, as before.
+/// The newest announced run and the catalog it published, if any, and how that
+/// was built: a replica loads only a catalog its own binary would have built
+/// alike (same SQLite schema, same parser). During a rolling upgrade (a run an
+/// older binary announced without a catalog, or one built by another version)
+/// the others index their sources themselves, as before.
 #[derive(Clone, Debug)]
 pub struct Publication {
     pub run: i64,
     pub replica: String,
-    pub catalog_schema: u32,
-    pub ingest_version: String,
-    pub rows: i64,
+    pub catalog_schema: Option<u32>,
+    pub ingest_version: Option<String>,
+    /// Rows published; `None` when the run published no catalog.
+    pub rows: Option<i64>,
 }
 
 impl Publication {
     pub fn loadable_here(&self) -> bool {
-        self.catalog_schema == crate::store::LATEST_VERSION
-            && self.ingest_version == crate::ingest::INGEST_VERSION
+        self.rows.is_some()
+            && self.catalog_schema == Some(crate::store::LATEST_VERSION)
+            && self.ingest_version.as_deref() == Some(crate::ingest::INGEST_VERSION)
     }
 }
 
@@ -279,37 +283,41 @@ impl Pg {
         Ok(run)
     }
 
-    /// The newest run that published its catalog.
+    /// The newest announced run, with what it published.
     pub async fn latest_publication(&self) -> Result<Option<Publication>, StoreError> {
         let row = self
             .client()
             .await?
             .query_opt(
                 "SELECT id, replica, catalog_schema, ingest_version, catalog_rows FROM index_runs
-                 WHERE catalog_rows IS NOT NULL ORDER BY id DESC LIMIT 1",
+                 ORDER BY id DESC LIMIT 1",
                 &[],
             )
             .await?;
         Ok(row.map(|r| Publication {
             run: r.get(0),
             replica: r.get(1),
-            catalog_schema: r.get::<_, i32>(2) as u32,
+            catalog_schema: r.get::<_, Option<i32>>(2).map(|v| v as u32),
             ingest_version: r.get(3),
             rows: r.get(4),
         }))
     }
 
-    /// Replaces the catalog in `db` with the published one, in one SQLite
-    /// transaction (searches keep reading the previous catalog until it commits),
-    /// and counts it as a new catalog generation so the graph and the search
-    /// snapshot follow. Vectors this replica computed before stay cached. Call
-    /// holding the data dir's index lock and the fleet's. Returns the rows loaded.
-    pub async fn load_catalog(&self, db: &Db) -> Result<u64, StoreError> {
+    /// Replaces the catalog in `db` with `published`, in one SQLite transaction
+    /// (searches keep reading the previous catalog until it commits), and counts
+    /// it as a new catalog generation so the graph and the search snapshot follow.
+    /// Vectors this replica computed before stay cached. Call holding the data
+    /// dir's index lock and the fleet's: the lock is what keeps a publication
+    /// from replacing the tables while they are read (`TRUNCATE` is not
+    /// isolated by the snapshot). A run other than `published` found newest, or
+    /// a row count other than the one published, fails and leaves the previous
+    /// catalog. Returns the rows loaded.
+    pub async fn load_catalog(&self, db: &Db, published: &Publication) -> Result<u64, StoreError> {
         let pg = self.clone();
+        let (want_run, want_rows) = (published.run, published.rows);
         db.write(move |c| {
             let rt = tokio::runtime::Handle::current();
             let mut client = rt.block_on(pg.client())?;
-            // One snapshot of Postgres for every table.
             let from = rt.block_on(
                 client
                     .build_transaction()
@@ -317,12 +325,16 @@ impl Pg {
                     .read_only(true)
                     .start(),
             )?;
-            let run: Option<i64> = rt
-                .block_on(from.query_opt(
-                    "SELECT id FROM index_runs WHERE catalog_rows IS NOT NULL ORDER BY id DESC LIMIT 1",
-                    &[],
-                ))?
+            let newest: Option<i64> = rt
+                .block_on(
+                    from.query_opt("SELECT id FROM index_runs ORDER BY id DESC LIMIT 1", &[]),
+                )?
                 .map(|r| r.get(0));
+            if newest != Some(want_run) {
+                return Err(StoreError::Corrupt(format!(
+                    "index run {want_run} is no longer the newest ({newest:?}); follow again"
+                )));
+            }
             let tx = c.transaction()?;
             for t in CATALOG.iter().rev().filter(|t| t.name != "embeddings") {
                 tx.execute(&format!("DELETE FROM {}", t.name), [])?;
@@ -354,9 +366,12 @@ impl Pg {
                  ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
                 [],
             )?;
-            if let Some(run) = run {
-                note_run(&tx, run)?;
+            if want_rows != Some(loaded as i64) {
+                return Err(StoreError::Corrupt(format!(
+                    "index run {want_run} published {want_rows:?} catalog rows, {loaded} were read"
+                )));
             }
+            note_run(&tx, want_run)?;
             tx.commit()?;
             Ok(loaded)
         })
@@ -372,4 +387,67 @@ fn note_run(c: &rusqlite::Connection, run: i64) -> rusqlite::Result<usize> {
          ON CONFLICT (key) DO UPDATE SET value = ?1",
         [run.to_string()],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// Tables that are deliberately not published: per-replica state (meta,
+    /// local runs, the graph each replica rebuilds), conversations and requests
+    /// (shared by their own tables), and FTS5's shadow tables.
+    const NOT_PUBLISHED: &[&str] = &[
+        "app_meta",
+        "index_runs",
+        "graph_nodes",
+        "graph_edges",
+        "sessions",
+        "turns",
+        "messages",
+        "requests",
+        "requests_fts",
+        "bundle_fts_vocab",
+    ];
+
+    /// Every column of every catalog table is published, and every new table is
+    /// either published or listed above: a column added to the SQLite schema
+    /// without the publication would arrive empty on the other replicas.
+    #[test]
+    fn the_publication_covers_the_sqlite_catalog() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("t.db")).unwrap();
+        db.read_blocking(|c| {
+            let tables: Vec<String> = c
+                .prepare(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'
+                     AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts_data'
+                     AND name NOT LIKE '%fts_idx' AND name NOT LIKE '%fts_content'
+                     AND name NOT LIKE '%fts_docsize' AND name NOT LIKE '%fts_config'",
+                )?
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            for name in &tables {
+                let spec = CATALOG.iter().find(|t| t.name == name);
+                assert!(
+                    spec.is_some() || NOT_PUBLISHED.contains(&name.as_str()),
+                    "table {name}: publish it (store/pg/catalog.rs) or list it as not published"
+                );
+                let Some(spec) = spec else { continue };
+                let columns: BTreeSet<String> = c
+                    .prepare(&format!("SELECT name FROM pragma_table_info('{name}')"))?
+                    .query_map([], |r| r.get(0))?
+                    .collect::<Result<_, _>>()?;
+                let published: BTreeSet<String> = spec
+                    .columns
+                    .iter()
+                    .map(|(n, _)| n.to_string())
+                    .filter(|n| n != "rowid")
+                    .collect();
+                assert_eq!(published, columns, "columns of {name}");
+            }
+            Ok(())
+        })
+        .unwrap();
+    }
 }

@@ -52,17 +52,4 @@ impl Pg {
             tokio::time::sleep(std::time::Duration::from_secs(1)).await;
         }
     }
-
-    /// The newest announced run and the replica that ran it.
-    pub async fn latest_index_run(&self) -> Result<Option<(i64, String)>, StoreError> {
-        Ok(self
-            .client()
-            .await?
-            .query_opt(
-                "SELECT id, replica FROM index_runs ORDER BY id DESC LIMIT 1",
-                &[],
-            )
-            .await?
-            .map(|r| (r.get(0), r.get(1))))
-    }
 }
