@@ -416,17 +416,7 @@ async fn a_reindex_on_one_replica_is_followed_by_the_other() {
     // Both say which published run they hold: the same one.
     let run = |s: &TestServer| {
         let url = format!("{}/health", s.url);
-        async move {
-            let h: Value = client()
-                .get(url)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            h["index"]["catalog_run"].as_i64()
-        }
+        async move { common::get_json(&url).await["index"]["catalog_run"].as_i64() }
     };
     assert!(run(&a).await.is_some());
     assert_eq!(run(&a).await, run(&b).await);

@@ -164,6 +164,12 @@ pub fn cards(events: &[(String, ChatEvent)]) -> Vec<String> {
 /// (conversations belong to the browser that started them).
 pub const TEST_OWNER: &str = "rc_owner=0123456789abcdef0123456789abcdef";
 
+/// `GET url` as JSON (`Null` when the body is not JSON).
+pub async fn get_json(url: &str) -> serde_json::Value {
+    let res = client().get(url).send().await.unwrap();
+    res.json().await.unwrap_or(serde_json::Value::Null)
+}
+
 pub fn client() -> reqwest::Client {
     client_as(TEST_OWNER)
 }
