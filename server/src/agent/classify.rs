@@ -63,7 +63,7 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
 /// question: "that's it?" after a list of results asks for more.
 static CLOSING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\W*((ok(ay)?|great|cool|perfect|awesome|nice|got it|alright|all right)[,!. ]+)?((thanks|thank you|thx|ty|cheers)( (a lot|so much|again))?[,!. ]*)?((that'?s|that is|that'?ll be|that will be) (all|it|everything)( for (now|today|me))?|(i'?m|we'?re|i am|we are) (done|good|all set)( (here|for (now|today)))?|nothing else|(bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))([,!. ]+(thanks|thank you|thx|ty|cheers|bye|goodbye))*[\s!.]*$",
+        r"^\W*((ok(ay)?|great|cool|perfect|awesome|nice|got it|alright|all right)[,!. ]+)?((thanks|thank you|thx|ty|cheers)( (a lot|so much|again))?[,!. ]*)?((that'?s|that is|that'?ll be|that will be) (all|it|everything)( for (now|today|me))?|(i'?m|we'?re|i am|we are) (done|good|all set)( (here|for (now|today)))?|nothing else|(bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))([,!. ]+(thanks|thank you|thx|ty|cheers|bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))*[\s!.]*$",
     )
 });
 /// Whether a message only ends the conversation (the meta answer says goodbye).
@@ -726,6 +726,7 @@ mod tests {
             "we're done for today, bye",
             "great, thx. that'll be it",
             "nothing else, thank you",
+            "that is all, see you later",
             "are you a real person?",
             "is this a human? are you a machine",
             "how am i meant to use this?",
