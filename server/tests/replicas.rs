@@ -590,6 +590,21 @@ async fn the_command_line_index_waits_for_the_fleet_lock_and_announces() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("Loaded the catalog"), "{said}");
     assert_eq!(count(first.path()), count(data.path()));
+    // A publication that does not read back whole is not loaded: the replica keeps
+    // the catalog it had.
+    other
+        .execute(
+            "UPDATE index_runs SET catalog_rows = catalog_rows + 1 WHERE catalog_rows IS NOT NULL",
+            &[],
+        )
+        .await
+        .unwrap();
+    let before = count(fresh.path());
+    let out = published(Some(&db));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("catalog rows"), "{err}");
+    assert_eq!(count(fresh.path()), before, "the previous catalog stays");
     // The newest run announced by an older binary, without a catalog: nothing
     // to load; the replica is told to index its sources.
     other

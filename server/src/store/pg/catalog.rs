@@ -368,7 +368,8 @@ impl Pg {
             )?;
             if want_rows != Some(loaded as i64) {
                 return Err(StoreError::Corrupt(format!(
-                    "index run {want_run} published {want_rows:?} catalog rows, {loaded} were read"
+                    "index run {want_run} published {} catalog rows, {loaded} were read",
+                    want_rows.unwrap_or(0)
                 )));
             }
             note_run(&tx, want_run)?;
