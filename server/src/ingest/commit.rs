@@ -54,11 +54,7 @@ fn write_all(tx: &Transaction, plan: &mut Plan, opts: &IndexOptions) -> Result<(
     super::usage::write(tx, &calls)?;
     crate::index::fts::prune(tx)?;
     // Search snapshots and the graph compare this to know they are stale.
-    tx.execute(
-        "INSERT INTO app_meta (key, value) VALUES ('catalog_generation', '1')
-         ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
-        [],
-    )?;
+    crate::store::bump_catalog_generation(tx)?;
     // Built here: no longer the catalog some replica published (publishing notes
     // its own run again).
     tx.execute("DELETE FROM app_meta WHERE key = 'catalog_run'", [])?;

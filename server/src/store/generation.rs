@@ -26,3 +26,12 @@ pub fn catalog_run(c: &Connection) -> Result<Option<i64>, StoreError> {
     ))?;
     Ok(v.and_then(|v| v.parse().ok()))
 }
+
+/// Counts the catalog as changed (in the transaction that changed it).
+pub fn bump_catalog_generation(c: &Connection) -> rusqlite::Result<usize> {
+    c.execute(
+        "INSERT INTO app_meta (key, value) VALUES ('catalog_generation', '1')
+         ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
+        [],
+    )
+}

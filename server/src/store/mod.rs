@@ -16,7 +16,7 @@ pub use embeddings::{
     distinct_texts, embedded_chunks, prune_embeddings, texts_to_embed, vector_count,
 };
 pub use error::StoreError;
-pub use generation::{catalog_generation, catalog_run};
+pub use generation::{bump_catalog_generation, catalog_generation, catalog_run};
 pub use migrations::{LATEST_VERSION, MIGRATIONS, schema_version};
 pub use shared::Shared;
 

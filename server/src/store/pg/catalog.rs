@@ -332,7 +332,8 @@ impl Pg {
                 .map(|r| r.get(0));
             if newest != Some(want_run) {
                 return Err(StoreError::Corrupt(format!(
-                    "index run {want_run} is no longer the newest ({newest:?}); follow again"
+                    "index run {want_run} is no longer the newest ({}); follow again",
+                    newest.map_or("none".into(), |n| n.to_string())
                 )));
             }
             let tx = c.transaction()?;
@@ -361,11 +362,7 @@ impl Pg {
                     loaded += 1;
                 }
             }
-            tx.execute(
-                "INSERT INTO app_meta (key, value) VALUES ('catalog_generation', '1')
-                 ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
-                [],
-            )?;
+            crate::store::bump_catalog_generation(&tx)?;
             if want_rows != Some(loaded as i64) {
                 return Err(StoreError::Corrupt(format!(
                     "index run {want_run} published {} catalog rows, {loaded} were read",
