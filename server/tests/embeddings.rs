@@ -195,3 +195,39 @@ async fn azure_embeddings_use_the_deployment_url_and_api_key_header() {
     assert!(r.headers.get("authorization").is_none());
     assert!(r.body.get("model").is_none());
 }
+
+/// Components 0, 24, 48, … of the vectors candle-transformers' `BertModel` gave for
+/// these texts (it matches sentence-transformers to 1.5·10⁻⁷), before the binary
+/// ran its own encoder: the encoder must give the same vectors.
+#[tokio::test]
+async fn minilm_matches_the_reference_bert_vectors() {
+    const REFERENCE: [[f32; 16]; 3] = [
+        [
+            0.054760, 0.048561, 0.035447, 0.021844, 0.010722, 0.045332, -0.076480, 0.025863,
+            0.001190, -0.061763, -0.049139, 0.066458, 0.043571, 0.027080, -0.012695, -0.016567,
+        ],
+        [
+            -0.080166, -0.106370, -0.007465, 0.005241, -0.040547, -0.045316, -0.069929, 0.020859,
+            0.047170, -0.024730, -0.065214, 0.028214, 0.038381, 0.027402, -0.050665, 0.005110,
+        ],
+        [
+            0.015632, 0.021961, -0.020029, -0.075120, 0.012968, 0.024204, -0.004374, -0.085978,
+            0.000590, -0.030991, 0.056025, 0.021803, 0.011658, -0.009591, -0.024546, -0.071160,
+        ],
+    ];
+    let m = MiniLm::load(&model_dir()).unwrap();
+    let long = "the node pool ran out of disk space while the kubelet evicted pods ".repeat(30);
+    let input = texts(&[
+        "pods in payments keep restarting",
+        "How do I rotate a TLS certificate for the ingress controller in a namespace?",
+        &long,
+    ]);
+    let passages = m.embed(&input, Purpose::Passage).await.unwrap();
+    let query = m.embed(&input[..1], Purpose::Query).await.unwrap();
+    for (v, want) in passages.iter().chain(&query).zip(REFERENCE.iter().cycle()) {
+        for (k, w) in want.iter().enumerate() {
+            let got = v[k * 24];
+            assert!((got - w).abs() < 2e-6, "component {}: {got} vs {w}", k * 24);
+        }
+    }
+}

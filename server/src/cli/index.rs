@@ -350,6 +350,8 @@ async fn fleet_lock(
 /// seconds of an index run of the public collections (2.1 with this; 85 → 71 s).
 /// Only this batch process keeps freed memory: in the server, glibc's defaults
 /// keep the RSS under load at a third of what a caching allocator (mimalloc) took.
+/// One arena for all threads: with one per embedding worker, each kept its own
+/// freed passes (peak 1,350 MB against 357 MB, at the same speed).
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets allocator parameters; called before any
@@ -357,6 +359,7 @@ fn keep_freed_memory() {
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 256 << 20);
         libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+        libc::mallopt(libc::M_ARENA_MAX, 1);
     }
 }
 

@@ -4,10 +4,10 @@
 //! tokenizer.json pads and truncates everything to 128; both are overridden.
 
 use super::batcher::Batcher;
+use super::encoder::{Config, Encoder};
 use super::{EmbedError, Embedder, Purpose};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
 use futures::future::BoxFuture;
 use std::path::Path;
 use std::sync::Arc;
@@ -30,7 +30,7 @@ pub struct MiniLm {
 }
 
 struct Inner {
-    model: BertModel,
+    model: Encoder,
     tokenizer: Tokenizer,
     device: Device,
 }
@@ -70,7 +70,7 @@ impl MiniLm {
         // model directory by renaming a complete new one).
         let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }
             .map_err(|e| fail("model.safetensors", &e))?;
-        let model = BertModel::load(vb, &config).map_err(|e| fail("model weights", &e))?;
+        let model = Encoder::load(vb, &config).map_err(|e| fail("model weights", &e))?;
         let size = std::fs::metadata(&weights).map(|m| m.len()).unwrap_or(0);
         let inner = Arc::new(Inner {
             model,
@@ -102,9 +102,8 @@ impl Inner {
         let shape = (texts.len(), seq);
         let ids = Tensor::from_vec(ids, shape, &self.device).map_err(|e| err(&e))?;
         let mask = Tensor::from_vec(mask, shape, &self.device).map_err(|e| err(&e))?;
-        let types = ids.zeros_like().map_err(|e| err(&e))?;
         let run = || -> candle_core::Result<Vec<Vec<f32>>> {
-            let hidden = self.model.forward(&ids, &types, Some(&mask))?;
+            let hidden = self.model.forward(&ids, &mask)?;
             let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
             let summed = hidden.broadcast_mul(&m)?.sum(1)?;
             let counts = m.sum(1)?.clamp(1e-9, f64::MAX)?;
@@ -238,7 +237,8 @@ impl Embedder for MiniLm {
         if purpose == Purpose::Query {
             // One job per text: idle workers embed a search's texts (the question,
             // the question with concept terms) side by side; busy ones batch them
-            // with other turns' anyway.
+            // with other turns' anyway. (Both in one pass on one worker: 14.6 ms
+            // against 12.1 side by side.)
             return Box::pin(async move {
                 let each = texts.iter().map(|t| self.queries.embed(vec![t.clone()]));
                 let vectors = futures::future::try_join_all(each).await?;

@@ -3,6 +3,8 @@
 
 mod batcher;
 mod cached;
+mod encoder;
+mod gelu;
 mod hash;
 mod minilm;
 mod openai;
