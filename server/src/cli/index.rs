@@ -351,7 +351,7 @@ async fn fleet_lock(
 /// Only this batch process keeps freed memory: in the server, glibc's defaults
 /// keep the RSS under load at a third of what a caching allocator (mimalloc) took.
 /// One arena for all threads: with one per embedding worker, each kept its own
-/// freed passes (peak 1,350 MB against 357 MB, at the same speed).
+/// freed passes (peak 1,353 MB against 369 MB, at the same speed).
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets allocator parameters; called before any

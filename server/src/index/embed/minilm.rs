@@ -53,6 +53,7 @@ impl MiniLm {
                 .map_err(|e| fail("config.json", &e))?,
         )
         .map_err(|e| fail("config.json", &e))?;
+        config.check().map_err(|e| fail("config.json", &e))?;
         let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
             .map_err(|e| fail("tokenizer.json", &e))?;
         tokenizer.with_padding(Some(PaddingParams {
