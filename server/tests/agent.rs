@@ -124,7 +124,10 @@ async fn a_focused_answer_is_grounded_in_cited_bundles() {
     );
     let (source, confidence, no_match) = done(&ev);
     assert!(source == "codebundles" || source == "mixed", "{source}");
-    assert!(confidence > 0.7 && !no_match);
+    assert!(
+        confidence > 0.7 && !no_match,
+        "confidence {confidence}, no match {no_match}"
+    );
     // Next questions: two or three, each naming a real bundle, none of them a
     // bundle the answer already shows except the top one's SLI; sent before done.
     let (at, suggestions) = ev

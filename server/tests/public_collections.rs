@@ -69,6 +69,8 @@ fn public_golden_sets_on_the_public_collections() {
         ("public6", "heldout", "agent", 0.85, 0.65),
         ("public7", "tuning", "agent", 0.85, 0.85),
         ("public7", "heldout", "agent", 0.80, 0.75),
+        ("public8", "tuning", "agent", 0.90, 0.80),
+        ("public8", "heldout", "agent", 0.90, 0.85),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",

@@ -9,7 +9,10 @@ mod snapshot;
 mod types;
 
 pub use crate::store::catalog_generation;
-pub use calibrate::{Evidence, calibrated, calibrated_section, no_match_below, nothing_fits};
+pub use calibrate::{
+    Evidence, calibrated, calibrated_section, carried, first_stage_no_match_below, no_match_below,
+    nothing_fits,
+};
 pub use snapshot::{BundleMeta, ChunkMeta, DocMeta, KeywordMeta, Snapshot};
 pub use types::*;
 

@@ -182,8 +182,10 @@ pub fn source_tag(citations: &[Citation]) -> AnswerSource {
     }
 }
 
-/// 0–1: the relevance of what the answer cites, times how much of what it relies on
-/// it cites. A no-match answer's confidence is the (low) best relevance.
+/// 0–1: the best relevance of what the answer cites (a calibrated chance that the
+/// recommendation is right: more related cards beside it do not make it less so),
+/// times how much of what it relies on it cites. A no-match answer's confidence is
+/// the (low) best relevance.
 fn confidence(g: &Grounding, citations: &[Citation], cards: &[Card], no_match: bool) -> f32 {
     if g.category == Category::Meta {
         return 1.0;
@@ -223,7 +225,7 @@ fn confidence(g: &Grounding, citations: &[Citation], cards: &[Card], no_match: b
     if scores.is_empty() {
         return 0.2;
     }
-    let mean = scores.iter().sum::<f32>() / scores.len() as f32;
+    let best = scores.iter().copied().fold(0.0f32, f32::max);
     let coverage = (citations.len() as f32 / 2.0).min(1.0);
-    (mean * (0.8 + 0.2 * coverage)).clamp(0.0, 1.0)
+    (best * (0.8 + 0.2 * coverage)).clamp(0.0, 1.0)
 }

@@ -94,10 +94,9 @@ pub(super) fn documentation(g: &Grounding) -> String {
     });
     let to_run = (ASKS_WHAT_TO_RUN.is_match(&g.question.to_lowercase()) && !g.retrieval.no_match)
         .then(|| {
-            g.retrieval
-                .bundles
-                .first()
-                .filter(|b| b.score >= RUN_BUNDLE_MIN)
+            g.retrieval.bundles.first().filter(|b| {
+                b.score >= crate::search::carried(&g.snapshot.embedder_id, RUN_BUNDLE_MIN)
+            })
         })
         .flatten();
     let pick = named
@@ -165,7 +164,8 @@ fn quote(out: &mut String, text: &str, max: usize) {
     }
 }
 
-/// Bundles at least this relevant are recommended alongside a documentation answer.
+/// Bundles at least this relevant (on the evidence model's scale: see
+/// `search::calibrate`) are recommended alongside a documentation answer.
 const RUN_BUNDLE_MIN: f32 = 0.6;
 
 fn same_group(a: &DocMeta, b: &DocMeta) -> bool {

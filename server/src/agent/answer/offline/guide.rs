@@ -4,17 +4,22 @@
 use super::super::Grounding;
 use super::super::cite::format as cite;
 use super::text::{platform_name, sentence, title_case};
-use crate::search::no_match_below;
+use crate::search::{carried, first_stage_no_match_below};
 use app::api::CitationKind;
 use app::api::catalog::Access;
 use std::fmt::Write;
 
+/// Lists bundles somewhat under the "nothing fits" line too: three quarters of it
+/// on the evidence model's scale (see `search::calibrate`).
 pub(super) fn guide(g: &Grounding) -> String {
     let hits: Vec<_> = g
         .retrieval
         .bundles
         .iter()
-        .filter(|b| b.score >= no_match_below(&g.snapshot.embedder_id) * 0.75)
+        .filter(|b| {
+            let id = &g.snapshot.embedder_id;
+            b.score >= carried(id, first_stage_no_match_below(id) * 0.75)
+        })
         .take(10)
         .collect();
     if hits.is_empty() {

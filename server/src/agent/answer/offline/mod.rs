@@ -60,7 +60,7 @@ fn write_ours(g: &Grounding) -> Written {
     // answer to "how do I push the score from an SLI" answers another question.
     if g.category == Category::KeywordLibrary
         && g.retrieval.keywords.first().is_some_and(|k| {
-            k.score >= crate::search::no_match_below(g.snapshot.embedder_id.as_str())
+            k.score >= crate::search::first_stage_no_match_below(g.snapshot.embedder_id.as_str())
         })
     {
         return Written {
