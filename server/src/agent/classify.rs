@@ -55,7 +55,7 @@ fn re(p: &str) -> Regex {
 
 static GREETING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\s*(hi|hello|hey|hey there|hi there|hello there|yo|howdy|good (morning|afternoon|evening)|thanks|thank you|thx|ty|cheers|thanks a lot|thank you so much|ok thanks|great thanks)(,? (that|this) (helped|helps)( a lot)?)?[\s!.?]*$",
+        r"^\s*(hi|hello|hey|hey there|hi there|hello there|yo|howdy|good (morning|afternoon|evening)|thanks|thank you|thx|ty|cheers|thanks a lot|thank you so much|ok thanks|great thanks)(,? (that|this) (helped|helps|did it|did the trick|worked|works|fixed it|sorted it)( a lot)?)?([,!. ]+(thanks|thank you|thx|ty|cheers))*[\s!.?]*$",
     )
 });
 /// Ending the conversation ("ok thanks, that's it for today", "we're done, bye"):
@@ -326,7 +326,7 @@ static LIBRARY_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DOC_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bhow (do|can|should|would) (i|we|you) (write|create|make|declare|add|define|import|test|structure|name|tag|publish|contribute|mark|set up|document)\b|\bwhat (is|are|does) (a |an |the )?(runbook|sli|slo|slx|codebundle|code bundle|codecollection|code collection|generation rules?|taskset|severity|user variables?|secrets?|access level)s?\b|\bwhat (does|do) .{1,40} mean\b|\b(the|your|in|see|per) docs?\b|\bdocs? (say|says|for|on|about)\b|\bdocumentation\b|\bhow does (discovery|generation|indexing)\b|\bhow (do|can|should) (i|we) run (the |its |their )?(\w+ )?(tests|test suite)\b",
+        r"\bhow (do|can|should|would) (i|we|you) (write|create|make|declare|add|define|import|test|structure|name|tag|publish|contribute|mark|set up|document)\b|\bwhat (is|are|does) (a |an |the )?(runbook|sli|slo|slx|codebundle|code bundle|codecollection|code collection|generation rules?|taskset|severity|user variables?|secrets?|access level)s?\b|\bwhat (does|do) .{1,40} mean\b|\b(the|your|in|see|per) docs?\b|\bdocs? (say|says|for|on|about)\b|\bdocumentation\b|\bhow does (discovery|generation|indexing)\b|\breadmes?\b|\bhow (do|can|should) (i|we) run (the |its |their )?(\w+ )?(tests|test suite)\b",
     )
 });
 
@@ -677,6 +677,19 @@ mod tests {
             cat("thanks, that helped a lot", &none),
             Some(Category::Meta)
         );
+        // Thanks for something that worked, however it is put.
+        for q in [
+            "ty, that worked!",
+            "thanks that fixed it",
+            "cheers, that did the trick, thx",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::Meta), "{q}");
+        }
+        // Not thanks: a question after it.
+        assert_ne!(
+            cat("thanks, that worked for staging - what about prod?", &none),
+            Some(Category::Meta)
+        );
         assert_eq!(cat("who built this thing", &none), Some(Category::Meta));
         assert_eq!(
             cat("how do you know what fits my problem?", &none),
@@ -829,6 +842,13 @@ mod tests {
             cat("which keyword runs a bash file?", &none),
             Some(Category::KeywordLibrary)
         );
+        // What a readme holds or how one is made is documentation.
+        for q in [
+            "where does the collection's readme get its list of bundles from",
+            "what should go in the README of a new bundle",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
+        }
         // House rules and design reasons are documentation, whatever part they name.
         assert_eq!(
             cat(
