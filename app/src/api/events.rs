@@ -47,9 +47,11 @@ impl Card {
             matched_tasks,
         }
     }
-    /// The relevance as a whole percentage, when this turn's search ranked it.
+    /// The relevance as a whole percentage, when this turn's search ranked it. At
+    /// most 99: the strongest results are right about nine times in ten, never
+    /// certainly.
     pub fn relevance_percent(&self) -> Option<u32> {
-        self.relevance.map(|r| (r * 100.0).round() as u32)
+        self.relevance.map(|r| ((r * 100.0).round() as u32).min(99))
     }
 }
 

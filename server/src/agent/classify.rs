@@ -55,7 +55,7 @@ fn re(p: &str) -> Regex {
 
 static GREETING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\s*(hi|hello|hey|hey there|hi there|hello there|yo|howdy|good (morning|afternoon|evening)|thanks|thank you|thx|ty|cheers|thanks a lot|thank you so much|ok thanks|great thanks)(,? (that|this) (helped|helps|did it|did the trick|worked|works|fixed it|sorted it)( a lot)?)?([,!. ]+(thanks|thank you|thx|ty|cheers))*[\s!.?]*$",
+        r"^\s*(hi|hello|hey|hey there|hi there|hello there|yo|howdy|good (morning|afternoon|evening)|thanks|thank you|thx|ty|cheers|thanks a lot|thank you so much|ok thanks|great thanks)(,? (that|this) (helped|helps)( a lot)?)?[\s!.?]*$|^\W*((ok(ay)?|great|perfect|awesome|nice|cool)[,!. ]+)?(thanks|thank you|thx|ty|cheers)[,!. ]+(that|this|it) (did it|did the trick|worked|fixed it|sorted it)([,!. ]+(thanks|thank you|thx|ty|cheers))*[\s!.]*$",
     )
 });
 /// Ending the conversation ("ok thanks, that's it for today", "we're done, bye"):
@@ -326,7 +326,7 @@ static LIBRARY_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DOC_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bhow (do|can|should|would) (i|we|you) (write|create|make|declare|add|define|import|test|structure|name|tag|publish|contribute|mark|set up|document)\b|\bwhat (is|are|does) (a |an |the )?(runbook|sli|slo|slx|codebundle|code bundle|codecollection|code collection|generation rules?|taskset|severity|user variables?|secrets?|access level)s?\b|\bwhat (does|do) .{1,40} mean\b|\b(the|your|in|see|per) docs?\b|\bdocs? (say|says|for|on|about)\b|\bdocumentation\b|\bhow does (discovery|generation|indexing)\b|\breadmes?\b|\bhow (do|can|should) (i|we) run (the |its |their )?(\w+ )?(tests|test suite)\b",
+        r"\bhow (do|can|should|would) (i|we|you) (write|create|make|declare|add|define|import|test|structure|name|tag|publish|contribute|mark|set up|document)\b|\bwhat (is|are|does) (a |an |the )?(runbook|sli|slo|slx|codebundle|code bundle|codecollection|code collection|generation rules?|taskset|severity|user variables?|secrets?|access level)s?\b|\bwhat (does|do) .{1,40} mean\b|\b(the|your|in|see|per) docs?\b|\bdocs? (say|says|for|on|about)\b|\bdocumentation\b|\bhow does (discovery|generation|indexing)\b|\b(how|where)\b.{0,60}\breadmes?\b|\bwhat (should|goes|must)\b.{0,40}\breadmes?\b|\breadmes?\b.{0,60}\b(generated|built|laid out|structured|sections?|table|indexed)\b|\bhow (do|can|should) (i|we) run (the |its |their )?(\w+ )?(tests|test suite)\b",
     )
 });
 
@@ -685,11 +685,13 @@ mod tests {
         ] {
             assert_eq!(cat(q, &none), Some(Category::Meta), "{q}");
         }
-        // Not thanks: a question after it.
-        assert_ne!(
-            cat("thanks, that worked for staging - what about prod?", &none),
-            Some(Category::Meta)
-        );
+        // Not thanks: a question after it, or whether something works.
+        for q in [
+            "thanks, that worked for staging - what about prod?",
+            "thanks, that works?",
+        ] {
+            assert_ne!(cat(q, &none), Some(Category::Meta), "{q}");
+        }
         assert_eq!(cat("who built this thing", &none), Some(Category::Meta));
         assert_eq!(
             cat("how do you know what fits my problem?", &none),
@@ -842,13 +844,21 @@ mod tests {
             cat("which keyword runs a bash file?", &none),
             Some(Category::KeywordLibrary)
         );
-        // What a readme holds or how one is made is documentation.
+        // What a readme holds or how one is made is documentation; a bundle whose
+        // readme mentions something is a search.
         for q in [
             "where does the collection's readme get its list of bundles from",
             "what should go in the README of a new bundle",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
         }
+        assert_ne!(
+            cat(
+                "is there a bundle whose readme mentions cert-manager",
+                &none
+            ),
+            Some(Category::Documentation)
+        );
         // House rules and design reasons are documentation, whatever part they name.
         assert_eq!(
             cat(

@@ -6,7 +6,8 @@ use super::plan::{MAX_SEARCHES, Plan};
 use crate::graph::Correlation;
 use crate::query::Query;
 use crate::search::{
-    BundleHit, DocHit, KeywordHit, SearchError, SearchOptions, Searcher, nothing_fits,
+    BundleHit, DocHit, KeywordHit, SearchError, SearchOptions, Searcher, carried, nothing_fits,
+    uncarried,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -84,8 +85,10 @@ pub async fn retrieve(
             out.uncovered = r.uncovered.clone();
         }
         let w = if i == 0 { 1.0 } else { VARIATION_WEIGHT };
+        let id = searcher.embedder().id();
         for mut b in r.bundles {
-            b.score *= w;
+            // Weighed on the scale the weight was chosen on (see `calibrate`).
+            b.score = carried(id, w * uncarried(id, b.score));
             match bundles.get_mut(&b.key) {
                 Some(have) => {
                     for m in b.matched {

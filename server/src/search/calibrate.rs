@@ -11,13 +11,17 @@
 //! see: the answer's top card over every tuning half since (sets 1–8, the sample
 //! set and the follow-up chains). It is never derived from rank position.
 //!
-//! The cuts that decide ("nothing fits", "worth running") were chosen on the first
-//! stage's scale; [`carried`] carries each through the second, so the rescaling
-//! changes what a score says, not what the answer does. The held-out halves were
-//! not used; their reliability tables are in the README.
+//! Ranking, diversity (MMR) and the merging of the agent's searches work on the
+//! first stage's scale; a result's score is carried through the second as it
+//! leaves the ranking (`rank::hit`), and the cuts that decide ("nothing fits",
+//! "worth running") were chosen on the first stage's scale and are carried the
+//! same way ([`carried`]). So the rescaling changes what a score says, not what the
+//! answer does. The held-out halves were not used; their reliability tables are in
+//! the README.
 //!
 //! Each embedder family has its own fit, because cosines live on different scales.
-//! Other embedders (OpenAI-compatible) use the MiniLM model until measured.
+//! Other embedders (OpenAI-compatible) use the MiniLM model, rescaling included,
+//! until measured.
 
 /// Evidence that the catalog may not cover the question.
 #[derive(Clone, Copy, Debug, Default)]
@@ -63,9 +67,10 @@ fn model(embedder_id: &str) -> Model {
 /// Log-odds `z` of the evidence model become `a·z + b`. The evidence model, fitted
 /// on few retrieval-mode results, was under-confident where the answer's top card
 /// is strong and over-confident where it is weak: on the agent's top cards of the
-/// pooled tuning halves (656 top cards) its ECE was 0.066: 0.034 after this fit,
-/// 0.037 with each tuning set left out of the fit that scores it. The hash
-/// embedder keeps its first-stage fit (no agent-mode fit measured for it).
+/// pooled tuning halves (656 top cards) its ECE was 0.066: 0.034 after this fit
+/// (0.036 measured with it in the binary), 0.037 with each tuning set left out of
+/// the fit that scores it. The hash embedder keeps its first-stage fit (no
+/// agent-mode fit measured for it).
 const SHARPEN: (f32, f32) = (1.655, -0.332);
 
 /// A probability on the evidence model's scale, as this embedder's final score.
@@ -76,6 +81,17 @@ pub fn carried(embedder_id: &str, p: f32) -> f32 {
     let p = p.clamp(1e-6, 1.0 - 1e-6);
     let z = (p / (1.0 - p)).ln();
     1.0 / (1.0 + (-(SHARPEN.0 * z + SHARPEN.1)).exp())
+}
+
+/// The inverse of [`carried`]: a final score back on the evidence model's scale,
+/// where the agent weighs its searches against each other.
+pub fn uncarried(embedder_id: &str, score: f32) -> f32 {
+    if embedder_id.starts_with("hash") {
+        return score;
+    }
+    let q = score.clamp(1e-6, 1.0 - 1e-6);
+    let z = ((q / (1.0 - q)).ln() - SHARPEN.1) / SHARPEN.0;
+    1.0 / (1.0 + (-z).exp())
 }
 
 /// Below this score the best result means "nothing fits" (see
@@ -105,9 +121,10 @@ pub fn first_stage_no_match_below(embedder_id: &str) -> f32 {
 ///
 /// When the question is about a product the catalog never mentions ("rabbitmq
 /// consumers", "cassandra ring"), the best result is at most a neighbour: it
-/// answers only when it is more likely right than wrong. (On the tuning halves
-/// the no-match questions of this kind topped out at 0.27 and the answerable
-/// ones were either under 0.2 or at 0.66.)
+/// answers only at even odds or better on the evidence model's scale (0.42 as
+/// shown). (On the tuning halves, on that scale, the no-match questions of this
+/// kind topped out at 0.27 and the answerable ones were either under 0.2 or at
+/// 0.66.)
 pub fn nothing_fits(top: Option<&super::BundleHit>, embedder_id: &str) -> bool {
     top.is_none_or(|b| {
         let fired = |f: &str| b.signals.fired.iter().any(|x| x == f);
@@ -130,6 +147,7 @@ pub const UNCOVERED_SUBJECT: &str = "uncovered-subject";
 /// subject is not an answer.
 const UNCOVERED_SUBJECT_BELOW: f32 = 0.5;
 
+/// The first stage: ranking and diversity work on this (see the module doc).
 pub fn calibrated(embedder_id: &str, fused: f32, e: &Evidence) -> f32 {
     let m = model(embedder_id);
     let z = m.fused * fused
@@ -138,7 +156,7 @@ pub fn calibrated(embedder_id: &str, fused: f32, e: &Evidence) -> f32 {
         + m.action_missing * e.action_missing as u8 as f32
         + m.margin * e.margin
         + m.intercept;
-    carried(embedder_id, 1.0 / (1.0 + (-z).exp()))
+    1.0 / (1.0 + (-z).exp())
 }
 
 /// Doc sections and keywords keep the curve their thresholds were chosen on (the
@@ -197,13 +215,15 @@ mod tests {
     #[test]
     fn an_uncovered_subject_needs_even_odds() {
         let id = "minilm-l6-v2";
-        assert!(!nothing_fits(Some(&hit(0.3, "read-only", &["vector"])), id));
+        // Scores as they leave the ranking: first-stage 0.3 and 0.66, carried.
+        let (low, high) = (carried(id, 0.3), carried(id, 0.66));
+        assert!(!nothing_fits(Some(&hit(low, "read-only", &["vector"])), id));
         assert!(nothing_fits(
-            Some(&hit(0.3, "read-only", &["vector", UNCOVERED_SUBJECT])),
+            Some(&hit(low, "read-only", &["vector", UNCOVERED_SUBJECT])),
             id
         ));
         assert!(!nothing_fits(
-            Some(&hit(0.66, "read-only", &["vector", UNCOVERED_SUBJECT])),
+            Some(&hit(high, "read-only", &["vector", UNCOVERED_SUBJECT])),
             id
         ));
         // Another product's bundle is no answer, however likely it looks.
@@ -231,6 +251,12 @@ mod tests {
         assert!(carried(minilm, 0.9) > 0.95 && carried(minilm, 0.25) < 0.15);
         assert_eq!(no_match_below(minilm), carried(minilm, 0.25));
         assert_eq!(first_stage_no_match_below(minilm), 0.25);
+        for p in [0.05, 0.25, 0.5, 0.9] {
+            assert!(
+                (uncarried(minilm, carried(minilm, p)) - p).abs() < 1e-5,
+                "{p}"
+            );
+        }
         // The hash embedder is not rescaled.
         assert_eq!(carried("hash-v1-384", 0.3), 0.3);
         assert_eq!(no_match_below("hash-v1-384"), 0.10);

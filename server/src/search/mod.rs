@@ -11,7 +11,7 @@ mod types;
 pub use crate::store::catalog_generation;
 pub use calibrate::{
     Evidence, calibrated, calibrated_section, carried, first_stage_no_match_below, no_match_below,
-    nothing_fits,
+    nothing_fits, uncarried,
 };
 pub use snapshot::{BundleMeta, ChunkMeta, DocMeta, KeywordMeta, Snapshot};
 pub use types::*;

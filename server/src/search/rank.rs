@@ -10,7 +10,8 @@
 //! decision.
 
 use super::calibrate::{
-    Evidence, OTHER_PRODUCT, UNCOVERED_SUBJECT, calibrated, calibrated_section, nothing_fits,
+    Evidence, OTHER_PRODUCT, UNCOVERED_SUBJECT, calibrated, calibrated_section, carried,
+    nothing_fits,
 };
 use super::signals::{
     Acc, KeywordSignals, accumulate, explain, graph_signal, keyword_signals, norm_cos,
@@ -272,7 +273,8 @@ fn hit(s: &Snapshot, b: u32, score: f32, a: &Acc, o: &SearchOptions) -> BundleHi
     BundleHit {
         key: meta.key(),
         bundle: meta.header.clone(),
-        score,
+        // Ranked on the first stage; users and the cuts read the second.
+        score: carried(&s.embedder_id, score),
         signals: Signals {
             vector: a.vector,
             bm25: a.bm25,

@@ -182,10 +182,11 @@ pub fn source_tag(citations: &[Citation]) -> AnswerSource {
     }
 }
 
-/// 0–1: the best relevance of what the answer cites (a calibrated chance that the
-/// recommendation is right: more related cards beside it do not make it less so),
-/// times how much of what it relies on it cites. A no-match answer's confidence is
-/// the (low) best relevance.
+/// 0–1: the best relevance of what the answer cites (for a bundle, the calibrated
+/// chance that it is right; more related cards beside it do not make it less so;
+/// doc and keyword scores keep their own curve), times how much of what it relies
+/// on it cites. A no-match answer's confidence is the (low) best relevance. (Turns
+/// stored before this took the mean of the cited relevances.)
 fn confidence(g: &Grounding, citations: &[Citation], cards: &[Card], no_match: bool) -> f32 {
     if g.category == Category::Meta {
         return 1.0;

@@ -56,7 +56,8 @@ fn write_ours(g: &Grounding) -> Written {
         };
     }
     // Asked about keywords, the nearest keywords are the answer unless even the
-    // best means nothing (below the bundles' own "nothing fits" line): a bundle
+    // best means nothing (below "nothing fits" on the keyword scores' own curve,
+    // the first stage's line): a bundle
     // answer to "how do I push the score from an SLI" answers another question.
     if g.category == Category::KeywordLibrary
         && g.retrieval.keywords.first().is_some_and(|k| {

@@ -31,8 +31,9 @@ pub(super) fn lower_first(s: &str) -> String {
     }
 }
 
+/// A relevance as users read it (at most 99 %, as on the cards).
 pub(super) fn pct(score: f32) -> String {
-    format!("{:.0}%", (score * 100.0).round())
+    format!("{:.0}%", (score * 100.0).round().min(99.0))
 }
 
 /// The tasks to run first: the ones that matched the question, then the rest in
