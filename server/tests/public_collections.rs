@@ -71,6 +71,8 @@ fn public_golden_sets_on_the_public_collections() {
         ("public7", "heldout", "agent", 0.80, 0.75),
         ("public8", "tuning", "agent", 0.90, 0.80),
         ("public8", "heldout", "agent", 0.90, 0.85),
+        ("public9", "tuning", "agent", 0.88, 0.75),
+        ("public9", "heldout", "agent", 0.90, 0.85),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",
