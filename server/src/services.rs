@@ -51,6 +51,8 @@ impl Services {
             config.clone(),
             searcher,
         )?);
+        let warm = agent.clone();
+        tokio::spawn(async move { warm.warm_up().await });
         // Turns cut by a crash stay interrupted with what was streamed.
         match conversations.recover_interrupted().await {
             Ok(0) => {}

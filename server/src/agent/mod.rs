@@ -59,6 +59,22 @@ impl Agent {
         })
     }
 
+    /// The classifier's labelled examples, embedded on first use.
+    pub(crate) async fn examples(&self) -> Option<&classify::ExampleIndex> {
+        self.examples
+            .get_or_init(|| async {
+                classify::ExampleIndex::build(self.searcher.embedder().as_ref()).await
+            })
+            .await
+            .as_ref()
+    }
+
+    /// Embeds the classifier's examples before the first question needs them
+    /// (a few hundred milliseconds with MiniLM).
+    pub async fn warm_up(&self) {
+        self.examples().await;
+    }
+
     pub fn searcher(&self) -> &Arc<Searcher> {
         &self.searcher
     }

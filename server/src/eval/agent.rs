@@ -131,6 +131,11 @@ fn score(
         expected,
         doc_hit,
         keyword_hit,
+        routed_by: trace.as_ref().and_then(|t| {
+            t.trace["classification"]["reason"]
+                .as_str()
+                .map(str::to_string)
+        }),
         routed: trace.map(|t| t.category.as_str().to_string()),
         grounded,
         source: Some(h.source),

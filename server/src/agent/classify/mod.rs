@@ -9,12 +9,14 @@
 //! otherwise the rules stand, saving a round trip.
 
 use crate::index::embed::{Embedder, Purpose};
-use crate::index::vectors::dot;
 use crate::memory::SessionContext;
 use crate::query::{NameKind, Query, Role};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
+
+mod examples;
+pub use examples::ExampleIndex;
 
 pub use app::api::conversation::Category;
 
@@ -229,15 +231,6 @@ fn is_catalog(q: &Query, text: &str) -> Option<&'static str> {
     if CATALOG_START.is_match(text) {
         return Some("asks where to start in the catalog");
     }
-    let about_parts = [
-        Role::Codebundle,
-        Role::Task,
-        Role::Taskset,
-        Role::Sli,
-        Role::Collection,
-    ]
-    .iter()
-    .any(|r| q.mentions(*r));
     // "bundles with just a monitor and no runbook": parts by kind.
     if q.mentions(Role::Sli) && q.mentions(Role::Taskset) && KIND_CONTRAST.is_match(text) {
         return Some("asks for bundles by kind");
@@ -253,7 +246,7 @@ fn is_catalog(q: &Query, text: &str) -> Option<&'static str> {
     let filtered =
         !q.platforms.wanted.is_empty() || q.access.is_some() || !q.technologies.is_empty();
     if LISTING_CUE.is_match(text)
-        && about_parts
+        && about_parts(q)
         && filtered
         && q.actions.is_empty()
         && residual_terms(q).is_empty()
@@ -337,81 +330,6 @@ static DOC_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(conventions?|guidelines?|best practices?|style guide|naming rules?)\b|\bdifference between\b|\bwhere (does|do) (the |a |an |this |that |its )?(\w+ )?(variables?|secrets?|severity|values?|settings?|config|templates?|issues?|next steps?)( \w+){0,3} come from\b|\bwhy (do|does|are|is) (the |these |those |all )?(\w+ ){0,2}(libs?|librar(y|ies)|modules?|codebundles?|bundles?|codecollections?|collections?) (have|use|need|ship|come|keep|contain|split|include|repeat)\b",
     )
 });
-
-/// Labelled examples for the similarity vote (general-purpose phrasing, not the
-/// golden set).
-const EXAMPLES: &[(Category, &str)] = &[
-    (Category::Meta, "what kind of questions can I ask you"),
-    (Category::Meta, "how does this assistant choose its answers"),
-    (Category::Meta, "tell me about yourself"),
-    (Category::Meta, "is this an AI model"),
-    (
-        Category::Documentation,
-        "how do I write a task that raises an issue",
-    ),
-    (
-        Category::Documentation,
-        "what is the difference between an SLI and a runbook",
-    ),
-    (
-        Category::Documentation,
-        "how are codebundles discovered for my resources",
-    ),
-    (
-        Category::Documentation,
-        "how should a secret be declared in a robot file",
-    ),
-    (
-        Category::Documentation,
-        "what do the issue severity levels mean",
-    ),
-    (Category::KeywordLibrary, "which keyword runs a bash script"),
-    (
-        Category::KeywordLibrary,
-        "what arguments does this robot keyword take",
-    ),
-    (
-        Category::KeywordLibrary,
-        "which bundles call this python library function",
-    ),
-    (Category::General, "pods keep restarting in my namespace"),
-    (Category::General, "the database replica is lagging"),
-    (Category::General, "our website certificate expires soon"),
-    (
-        Category::General,
-        "the queue has a growing backlog of messages",
-    ),
-    (
-        Category::General,
-        "cloud bill went up, which resources cost the most",
-    ),
-];
-
-/// Below this cosine the nearest example is not trusted.
-const EXAMPLE_MIN: f32 = 0.55;
-
-pub struct ExampleIndex {
-    embedder_id: String,
-    vectors: Vec<(Category, Vec<f32>)>,
-}
-
-impl ExampleIndex {
-    pub async fn build(embedder: &dyn Embedder) -> Option<ExampleIndex> {
-        let texts: Vec<String> = EXAMPLES.iter().map(|(_, t)| t.to_string()).collect();
-        let vecs = embedder.embed(&texts, Purpose::Query).await.ok()?;
-        Some(ExampleIndex {
-            embedder_id: embedder.id().to_string(),
-            vectors: EXAMPLES.iter().map(|(c, _)| *c).zip(vecs).collect(),
-        })
-    }
-
-    fn nearest(&self, q: &[f32]) -> Option<(Category, f32)> {
-        self.vectors
-            .iter()
-            .map(|(c, v)| (*c, dot(q, v)))
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-    }
-}
 
 /// Rules only (no model): `None` when they do not decide.
 pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
@@ -577,6 +495,28 @@ static RUN_A_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A catalog question by its example vote must still be about the parts
+/// (bundles, tools, collections) and carry at most one content word beside its
+/// filters: "what bundles check certificates" is worded like a listing but asks
+/// for a search.
+fn about_the_catalog(q: &Query) -> bool {
+    about_parts(q) && residual_terms(q).len() <= 1
+}
+
+/// The question names the registry's parts: bundles, tasks, task sets, SLIs or
+/// collections, in either vocabulary.
+fn about_parts(q: &Query) -> bool {
+    [
+        Role::Codebundle,
+        Role::Task,
+        Role::Taskset,
+        Role::Sli,
+        Role::Collection,
+    ]
+    .iter()
+    .any(|r| q.mentions(*r))
+}
+
 pub async fn offline(
     query: &Query,
     ctx: &SessionContext,
@@ -586,18 +526,17 @@ pub async fn offline(
     if let Some(c) = by_rules(query, ctx) {
         return c;
     }
-    if let Some(ex) = examples.filter(|e| e.embedder_id == embedder.id())
+    if let Some(ex) = examples.filter(|e| e.embedder_id() == embedder.id())
         && let Ok(v) = embedder
             .embed(std::slice::from_ref(&query.text), Purpose::Query)
             .await
-        && let Some((cat, score)) = v.first().and_then(|q| ex.nearest(q))
-        && score >= EXAMPLE_MIN
-        && cat != Category::General
+        && let Some(vote) = v.first().and_then(|q| ex.vote(q))
+        && (vote.category != Category::Catalog || about_the_catalog(query))
     {
         return Classification {
-            category: cat,
+            category: vote.category,
             method: ClassifyMethod::Examples,
-            reason: format!("nearest example ({score:.2})"),
+            reason: format!("nearest examples ({:.2})", vote.best),
         };
     }
     Classification {
@@ -1030,7 +969,7 @@ mod tests {
             assert_ne!(cat(q, &with_history()), Some(Category::FollowUp), "{q}");
         }
         assert_eq!(
-            cat("list all the read-only bundles for azure", &none),
+            cat("list every read-only bundle for azure", &none),
             Some(Category::Catalog)
         );
         assert_eq!(

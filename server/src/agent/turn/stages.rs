@@ -32,19 +32,8 @@ impl Agent {
                 }
             }
         }
-        let examples = self
-            .examples
-            .get_or_init(|| async {
-                classify::ExampleIndex::build(self.searcher.embedder().as_ref()).await
-            })
-            .await;
-        classify::offline(
-            query,
-            ctx,
-            examples.as_ref(),
-            self.searcher.embedder().as_ref(),
-        )
-        .await
+        let examples = self.examples().await;
+        classify::offline(query, ctx, examples, self.searcher.embedder().as_ref()).await
     }
 
     pub(super) async fn rewrite(

@@ -1,0 +1,138 @@
+//! The nearest-example vote: when no word rule decides, the question goes to the
+//! category whose labelled examples (`lexicon/intents.toml`) lie nearest in the
+//! embedding space. Rules are precise but only know the phrasings they were
+//! written for; the vote carries an intent to paraphrases no rule anticipated.
+//!
+//! Several neighbours vote, not one: a single close example can be close for the
+//! wrong reason (a shared product name), while an intent shows as a cluster.
+//! Operational problems are labelled too, so a problem worded like a question
+//! about the assistant still finds its own kind nearest.
+
+use super::{Category, category_named};
+use crate::index::embed::{Embedder, Purpose};
+use crate::index::vectors::dot;
+use std::collections::BTreeMap;
+
+pub const INTENTS_TOML: &str = include_str!("../../../lexicon/intents.toml");
+
+/// Neighbours that vote.
+const K: usize = 5;
+/// Below this cosine the nearest example of the winning category is not trusted:
+/// the question is like none of them.
+const MIN_BEST: f32 = 0.55;
+
+/// The labelled examples, by category, as the file lists them.
+pub fn labelled() -> Result<Vec<(Category, String)>, String> {
+    let table: BTreeMap<String, Vec<String>> =
+        toml::from_str(INTENTS_TOML).map_err(|e| format!("intents.toml: {e}"))?;
+    let mut out = Vec::new();
+    for (name, texts) in table {
+        let category = category_named(&name)
+            .ok_or_else(|| format!("intents.toml: unknown category {name}"))?;
+        out.extend(texts.into_iter().map(|t| (category, t)));
+    }
+    Ok(out)
+}
+
+pub struct ExampleIndex {
+    embedder_id: String,
+    vectors: Vec<(Category, Vec<f32>)>,
+}
+
+/// What the neighbours decided.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Vote {
+    pub category: Category,
+    /// Cosine of the winning category's nearest example.
+    pub best: f32,
+}
+
+impl ExampleIndex {
+    /// All examples in one batch; `None` (no vote) when they cannot be embedded.
+    pub async fn build(embedder: &dyn Embedder) -> Option<ExampleIndex> {
+        let examples = labelled().ok()?;
+        let texts: Vec<String> = examples.iter().map(|(_, t)| t.clone()).collect();
+        let vecs = embedder.embed(&texts, Purpose::Query).await.ok()?;
+        Some(ExampleIndex {
+            embedder_id: embedder.id().to_string(),
+            vectors: examples.into_iter().map(|(c, _)| c).zip(vecs).collect(),
+        })
+    }
+
+    pub fn embedder_id(&self) -> &str {
+        &self.embedder_id
+    }
+
+    /// The category the `K` nearest examples weigh most, when it is not general
+    /// and its nearest example is close enough; `None` leaves the default.
+    pub fn vote(&self, q: &[f32]) -> Option<Vote> {
+        let mut scored: Vec<(Category, f32)> =
+            self.vectors.iter().map(|(c, v)| (*c, dot(q, v))).collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        scored.truncate(K);
+        let mut weight: Vec<(Category, f32, f32)> = Vec::new();
+        for (c, s) in &scored {
+            match weight.iter_mut().find(|w| w.0 == *c) {
+                Some(w) => w.1 += s.max(0.0),
+                None => weight.push((*c, s.max(0.0), *s)),
+            }
+        }
+        let (category, _, best) = weight.into_iter().max_by(|a, b| a.1.total_cmp(&b.1))?;
+        (category != Category::General && best >= MIN_BEST).then_some(Vote { category, best })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_category_has_examples_and_none_is_unknown() {
+        let all = labelled().unwrap();
+        for c in [
+            Category::Meta,
+            Category::Catalog,
+            Category::Documentation,
+            Category::KeywordLibrary,
+            Category::General,
+        ] {
+            assert!(all.iter().filter(|(k, _)| *k == c).count() >= 20, "{c:?}");
+        }
+        // Follow-ups depend on the conversation, not on wording alone.
+        assert!(!all.iter().any(|(k, _)| *k == Category::FollowUp));
+    }
+
+    fn index(rows: &[(Category, [f32; 2])]) -> ExampleIndex {
+        ExampleIndex {
+            embedder_id: "t".into(),
+            vectors: rows.iter().map(|(c, v)| (*c, v.to_vec())).collect(),
+        }
+    }
+
+    #[test]
+    fn a_cluster_outvotes_a_single_close_example() {
+        let ix = index(&[
+            (Category::Meta, [1.0, 0.0]),
+            (Category::Catalog, [0.9, 0.436]),
+            (Category::Catalog, [0.88, 0.475]),
+            (Category::Catalog, [0.85, 0.527]),
+            (Category::General, [0.0, 1.0]),
+        ]);
+        let v = ix.vote(&[1.0, 0.0]).unwrap();
+        assert_eq!(v.category, Category::Catalog);
+        assert!((v.best - 0.9).abs() < 1e-6);
+    }
+
+    #[test]
+    fn general_or_far_examples_leave_the_default() {
+        let ix = index(&[
+            (Category::Meta, [0.5, 0.866]),
+            (Category::General, [1.0, 0.0]),
+            (Category::General, [0.95, 0.312]),
+        ]);
+        assert_eq!(ix.vote(&[1.0, 0.0]), None);
+        // The winner's nearest example is too far to trust.
+        let far = index(&[(Category::Meta, [0.5, 0.866])]);
+        assert_eq!(far.vote(&[1.0, 0.0]), None);
+    }
+}
