@@ -130,14 +130,38 @@ fn plan_sources(
     opts: &IndexOptions,
     collections: &mut Vec<CollectionPlan>,
 ) -> Result<Rest, IngestError> {
-    for src in &req.collections {
-        let resolved = source::resolve(src, data_dir)?;
-        let staged = resolved.clone();
-        let planned = plan_collection(db, data_dir, resolved, opts);
-        if planned.is_err() {
-            let _ = source::finish(&staged, false);
+    // Collections are read side by side: a no-change run is mostly walking,
+    // reading and hashing files and waiting on git, and each collection's share
+    // is independent of the others'.
+    use rayon::prelude::*;
+    let bars = indicatif::MultiProgress::new();
+    let planned: Vec<Result<CollectionPlan, IngestError>> = req
+        .collections
+        .par_iter()
+        .map(|src| {
+            let resolved = source::resolve(src, data_dir)?;
+            let staged = resolved.clone();
+            let planned = plan_collection(db, data_dir, resolved, opts, &bars);
+            if planned.is_err() {
+                let _ = source::finish(&staged, false);
+            }
+            planned
+        })
+        .collect();
+    // Every planned collection is handed back, so that the caller finishes its
+    // staging checkout when another one failed; the first error, in request
+    // order, ends the run.
+    let mut first_error = None;
+    for p in planned {
+        match p {
+            Ok(plan) => collections.push(plan),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
         }
-        collections.push(planned?);
+    }
+    if let Some(e) = first_error {
+        return Err(e);
     }
     let mut doc_sets = Vec::new();
     for d in &req.docs {
@@ -362,6 +386,7 @@ fn plan_collection(
     data_dir: &Path,
     resolved: Resolved,
     opts: &IndexOptions,
+    bars: &indicatif::MultiProgress,
 ) -> Result<CollectionPlan, IngestError> {
     let Scan {
         bundle_files,
@@ -415,6 +440,7 @@ fn plan_collection(
         opts.progress && !todo.is_empty(),
         todo.len() as u64,
         &plan.resolved.name,
+        bars,
     );
     for (slug, (files, file_warnings), fp) in todo {
         bar.set_message(slug.clone());
@@ -524,11 +550,18 @@ fn plan_doc_set(db: &Db, d: &super::DocSource) -> Result<DocSetPlan, IngestError
     })
 }
 
-fn progress(show: bool, len: u64, name: &str) -> indicatif::ProgressBar {
+/// One bar per collection, kept apart on the terminal while collections are
+/// planned side by side.
+fn progress(
+    show: bool,
+    len: u64,
+    name: &str,
+    bars: &indicatif::MultiProgress,
+) -> indicatif::ProgressBar {
     if !show {
         return indicatif::ProgressBar::hidden();
     }
-    let bar = indicatif::ProgressBar::new(len);
+    let bar = bars.add(indicatif::ProgressBar::new(len));
     bar.set_style(
         indicatif::ProgressStyle::with_template("{prefix:>20} [{bar:30}] {pos}/{len} {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
