@@ -416,3 +416,78 @@ async fn the_graph_links_same_slugs_and_explains_results() {
         .unwrap();
     assert!(r.bundles.is_empty() && r.no_match);
 }
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A bundle named for cost is held back for a question that says nothing about
+/// spending (its words match the resource, not the problem), and is not when the
+/// question asks about spending.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cost_bundle_answers_questions_about_spending_only() {
+    let root = tempfile::tempdir().unwrap();
+    let robot = |doc: &str, tasks: &[&str]| {
+        let mut s = format!("*** Settings ***\nDocumentation    {doc}\n\n*** Tasks ***\n");
+        for t in tasks {
+            s.push_str(&format!("{t}\n    Log    ok\n"));
+        }
+        s
+    };
+    write(
+        &root.path().join("codebundles/webapp-cost/runbook.robot"),
+        &robot(
+            "Web app cost optimization: plan sizing and instance counts of the web app.",
+            &[
+                "Analyze Web App Plan Cost for Web App",
+                "Check Web App Instance Count and Errors Spend",
+            ],
+        ),
+    );
+    write(
+        &root.path().join("codebundles/webapp-health/runbook.robot"),
+        &robot(
+            "Web app health: availability, response codes and restarts.",
+            &["Check Web App Availability", "Check Web App Http Errors"],
+        ),
+    );
+    let data = tempfile::tempdir().unwrap();
+    let db = Db::open(&data.path().join("t.db")).unwrap();
+    let req = ingest::IndexRequest {
+        collections: vec![ingest::CollectionSource {
+            name: "webapps".into(),
+            location: ingest::Location::Path(root.path().to_path_buf()),
+        }],
+        docs: vec![],
+    };
+    ingest::run(&db, data.path(), &req, &IndexOptions::default()).unwrap();
+    let embedder: Arc<dyn Embedder> = Arc::new(HashEmbedder);
+    embed_missing(&db, embedder.as_ref(), false).await.unwrap();
+    let searcher = Searcher::open(db, embedder, data.path().to_path_buf())
+        .await
+        .unwrap();
+    let opts = SearchOptions {
+        k: 5,
+        ..Default::default()
+    };
+    let held_back = |r: &registry_chat::search::SearchResults, slug: &str| {
+        r.bundles
+            .iter()
+            .find(|b| b.bundle.slug == slug)
+            .is_some_and(|b| b.signals.fired.iter().any(|f| f == "cost-unasked"))
+    };
+    let errors = searcher
+        .search("web app instance errors", &opts)
+        .await
+        .unwrap();
+    assert!(held_back(&errors, "webapp-cost"));
+    assert!(!held_back(&errors, "webapp-health"));
+    assert_eq!(errors.bundles[0].bundle.slug, "webapp-health");
+    let spending = searcher
+        .search("web app instance spend is too high", &opts)
+        .await
+        .unwrap();
+    assert!(!held_back(&spending, "webapp-cost"));
+    assert_eq!(spending.bundles[0].bundle.slug, "webapp-cost");
+}

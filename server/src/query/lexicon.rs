@@ -17,6 +17,7 @@ pub const TECHNOLOGIES_TXT: &str = include_str!("../../lexicon/technologies.txt"
 pub const ACTIONS_TOML: &str = include_str!("../../lexicon/actions.toml");
 pub const REGISTRY_TERMS_TOML: &str = include_str!("../../lexicon/registry-terms.toml");
 pub const CONSTRAINTS_TOML: &str = include_str!("../../lexicon/constraints.toml");
+pub const PURPOSES_TOML: &str = include_str!("../../lexicon/purposes.toml");
 
 /// Everyday phrasing → the mechanism words bundles use.
 #[derive(Debug)]
@@ -82,6 +83,27 @@ pub struct Lexicon {
     pub roles: Vec<RoleWords>,
     pub read_only: Vec<Phrase>,
     pub read_write: Vec<Phrase>,
+    pub cost: Purpose,
+}
+
+/// A purpose a bundle can be named for, and how a question asks about it; both
+/// as stems.
+#[derive(Debug, Default)]
+pub struct Purpose {
+    pub bundle: HashSet<String>,
+    pub question: HashSet<String>,
+}
+
+impl Purpose {
+    /// Whether a bundle whose display name has these stems is for this purpose.
+    pub fn names(&self, name_stems: &HashSet<String>) -> bool {
+        name_stems.iter().any(|s| self.bundle.contains(s))
+    }
+
+    /// Whether a question with these stems asks about it.
+    pub fn asked(&self, question_stems: &[String]) -> bool {
+        question_stems.iter().any(|s| self.question.contains(s))
+    }
 }
 
 #[derive(Deserialize)]
@@ -135,6 +157,15 @@ struct RoleRow {
     theirs: Vec<String>,
 }
 #[derive(Deserialize)]
+struct PurposesFile {
+    cost: PurposeRow,
+}
+#[derive(Deserialize)]
+struct PurposeRow {
+    bundle: Vec<String>,
+    question: Vec<String>,
+}
+#[derive(Deserialize)]
 struct ConstraintsFile {
     read_only: Vec<String>,
     read_write: Vec<String>,
@@ -159,6 +190,14 @@ impl Lexicon {
             toml::from_str(REGISTRY_TERMS_TOML).map_err(|e| format!("registry-terms.toml: {e}"))?;
         let constraints: ConstraintsFile =
             toml::from_str(CONSTRAINTS_TOML).map_err(|e| format!("constraints.toml: {e}"))?;
+        let purposes: PurposesFile =
+            toml::from_str(PURPOSES_TOML).map_err(|e| format!("purposes.toml: {e}"))?;
+        let stemmed = |words: &[String]| -> HashSet<String> {
+            words
+                .iter()
+                .map(|w| super::phrase::stem(&w.to_lowercase()))
+                .collect()
+        };
         let mut roles = Vec::new();
         for r in terms.role {
             let role = Role::parse(&r.name).ok_or_else(|| format!("unknown role {}", r.name))?;
@@ -221,6 +260,10 @@ impl Lexicon {
             roles,
             read_only: phrases(&constraints.read_only),
             read_write: phrases(&constraints.read_write),
+            cost: Purpose {
+                bundle: stemmed(&purposes.cost.bundle),
+                question: stemmed(&purposes.cost.question),
+            },
         })
     }
 

@@ -82,6 +82,21 @@ fn the_bundled_lexicons_parse() {
     let lex = Lexicon::parse().unwrap();
     assert!(lex.concepts.len() > 20);
     assert!(!lex.technologies.is_empty() && !lex.actions.is_empty());
+    // Purposes match by stem: "billing" in a name, "paying" in a question.
+    let stems = |t: &str| phrase::stems(&phrase::words(t));
+    assert!(
+        lex.cost
+            .names(&stems("AWS Billing Tag Costs").into_iter().collect())
+    );
+    assert!(
+        !lex.cost
+            .names(&stems("Azure App Service Health").into_iter().collect())
+    );
+    assert!(
+        lex.cost
+            .asked(&stems("why are we paying so much for idle vms"))
+    );
+    assert!(!lex.cost.asked(&stems("app service returns 502 errors")));
 }
 
 #[test]

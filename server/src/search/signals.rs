@@ -38,6 +38,8 @@ pub(super) struct Acc {
     pub(super) action_missing: bool,
     /// The question asks for an SLI (a monitor) and the bundle has none.
     pub(super) lacks_sli: bool,
+    /// The bundle is about spending and the question is not.
+    pub(super) cost_unasked: bool,
     /// The question is about a product the catalog never mentions.
     pub(super) uncovered_subject: bool,
     /// ... and this bundle is named for another product ("mailgun-…" for a
