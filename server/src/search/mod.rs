@@ -157,14 +157,15 @@ impl Searcher {
         let query = query.clone();
         let options = options.clone();
         let db = self.db.clone();
-        let mut results = tokio::task::spawn_blocking(move || {
-            let q = qvecs.as_ref().map(|(p, w, _)| signals::QueryVectors {
-                plain: p.as_slice(),
-                expanded: w.as_deref(),
-            });
-            db.read_blocking(|c| Ok(rank::search(&snap, c, &query, q, &options)))
-        })
-        .await??;
+        let mut results = db
+            .read(move |c| {
+                let q = qvecs.as_ref().map(|(p, w, _)| signals::QueryVectors {
+                    plain: p.as_slice(),
+                    expanded: w.as_deref(),
+                });
+                Ok(rank::search(&snap, c, &query, q, &options))
+            })
+            .await?;
         results.timings.embed_ms = embed_ms;
         results.timings.total_ms = started.elapsed().as_secs_f64() * 1000.0;
         Ok(results)

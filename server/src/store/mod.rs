@@ -33,6 +33,11 @@ pub struct Db {
     path: PathBuf,
     readers: Pool,
     writer: Arc<Mutex<Connection>>,
+    /// Async callers wait for a connection here, as tasks. Waiting inside the
+    /// blocking pool instead held one thread per waiting call: 160 threads for a
+    /// burst of 200 questions, each with its stack and malloc arena.
+    read_slots: Arc<tokio::sync::Semaphore>,
+    write_slot: Arc<tokio::sync::Semaphore>,
 }
 
 const READERS: u32 = 8;
@@ -65,6 +70,8 @@ impl Db {
             path: path.to_path_buf(),
             readers,
             writer: Arc::new(Mutex::new(writer)),
+            read_slots: Arc::new(tokio::sync::Semaphore::new(READERS as usize)),
+            write_slot: Arc::new(tokio::sync::Semaphore::new(1)),
         })
     }
 
@@ -79,7 +86,11 @@ impl Db {
         F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     {
         let pool = self.readers.clone();
+        // The semaphore is never closed; without a permit the call still works,
+        // waiting in the pool.
+        let permit = self.read_slots.clone().acquire_owned().await.ok();
         tokio::task::spawn_blocking(move || {
+            let _permit = permit;
             let conn = pool.get()?;
             f(&conn)
         })
@@ -93,7 +104,9 @@ impl Db {
         F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
     {
         let writer = self.writer.clone();
+        let permit = self.write_slot.clone().acquire_owned().await.ok();
         tokio::task::spawn_blocking(move || {
+            let _permit = permit;
             // A panic in an earlier writer leaves the connection usable: its open
             // transaction rolled back when dropped. Keep serving saves.
             let mut conn = writer.lock().unwrap_or_else(|p| p.into_inner());
