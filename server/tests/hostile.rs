@@ -4,16 +4,12 @@
 
 mod common;
 
+use common::write;
 use registry_chat::ingest::{self, CollectionSource, IndexOptions, IndexRequest, Location};
 use registry_chat::store::Db;
 use std::path::Path;
 
 const SECRET: &str = "TOPSECRET-8f3a1c";
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
 
 /// A collection with one ordinary bundle and symlinks to a secret outside it in
 /// every place the indexer looks.

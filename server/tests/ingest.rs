@@ -641,6 +641,23 @@ fn sources_that_are_not_collections_are_refused_before_anything_is_written() {
         ingest::run(&db, dir.path(), &dup, &IndexOptions::default()),
         Err(IngestError::DuplicateName(_))
     ));
+    // Different names, one checkout folder: refused before anything is fetched,
+    // since the two would be planned side by side in that folder.
+    let clash = IndexRequest {
+        collections: ["rw.ops", "rw ops"]
+            .map(|name| CollectionSource {
+                name: name.into(),
+                location: Location::Git {
+                    url: "file:///nowhere/ops.git".into(),
+                    reference: None,
+                },
+            })
+            .into(),
+        docs: vec![],
+    };
+    let err = ingest::run(&db, dir.path(), &clash, &IndexOptions::default()).unwrap_err();
+    assert!(matches!(err, IngestError::SharedCheckout(..)), "{err}");
+    assert!(err.to_string().contains("rename one"), "{err}");
     assert_eq!(
         db.read_blocking(catalog::index_summary)
             .unwrap()

@@ -2,6 +2,9 @@
 //! by scripts/setup): golden-set floors, typo tolerance, filters, calibration,
 //! embedding cache and the knowledge graph.
 
+mod common;
+
+use common::write;
 use registry_chat::config::Config;
 use registry_chat::eval;
 use registry_chat::graph;
@@ -415,11 +418,6 @@ async fn the_graph_links_same_slugs_and_explains_results() {
         .await
         .unwrap();
     assert!(r.bundles.is_empty() && r.no_match);
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 /// A bundle named for cost is held back for a question that says nothing about

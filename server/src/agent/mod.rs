@@ -34,7 +34,7 @@ pub struct Agent {
     pub(crate) config: Arc<Config>,
     pub(crate) searcher: Arc<Searcher>,
     pub(crate) llm: Option<LlmClient>,
-    examples: tokio::sync::OnceCell<Option<classify::ExampleIndex>>,
+    examples: tokio::sync::OnceCell<classify::ExampleIndex>,
 }
 
 impl Agent {
@@ -59,14 +59,21 @@ impl Agent {
         })
     }
 
-    /// The classifier's labelled examples, embedded on first use.
+    /// The classifier's labelled examples, embedded on first use. A failure (a
+    /// remote embedder not reachable yet) is logged and retried by the next
+    /// question; meanwhile the rules decide alone.
     pub(crate) async fn examples(&self) -> Option<&classify::ExampleIndex> {
-        self.examples
-            .get_or_init(|| async {
-                classify::ExampleIndex::build(self.searcher.embedder().as_ref()).await
-            })
-            .await
-            .as_ref()
+        let built = self
+            .examples
+            .get_or_try_init(|| classify::ExampleIndex::build(self.searcher.embedder().as_ref()))
+            .await;
+        match built {
+            Ok(ix) => Some(ix),
+            Err(e) => {
+                tracing::warn!(error = %e, "the classifier's example vote is unavailable");
+                None
+            }
+        }
     }
 
     /// Embeds the classifier's examples before the first question needs them

@@ -43,7 +43,7 @@ pub struct QuestionResult {
     pub routed: Option<String>,
     /// Agent mode: why it was routed there (the classifier's reason), for reading
     /// routing mistakes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub routed_by: Option<String>,
     /// Agent mode: every card is cited in the answer.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -51,6 +51,8 @@ pub enum IngestError {
     Docs { name: String, reason: String },
     #[error("two sources are named {0:?}; give one an explicit name")]
     DuplicateName(String),
+    #[error("collections {0:?} and {1:?} would share one checkout folder; rename one")]
+    SharedCheckout(String, String),
     #[error("cannot unpack the bundled sample registry: {0}")]
     Samples(std::io::Error),
     #[error(transparent)]
@@ -69,7 +71,8 @@ impl IngestError {
             IngestError::Store(e) => e.code(),
             IngestError::Source { .. }
             | IngestError::Docs { .. }
-            | IngestError::DuplicateName(_) => ErrorCode::BadRequest,
+            | IngestError::DuplicateName(_)
+            | IngestError::SharedCheckout(..) => ErrorCode::BadRequest,
             IngestError::Busy => ErrorCode::IndexBusy,
             IngestError::Samples(_) | IngestError::Injected(_) | IngestError::Spool(_) => {
                 ErrorCode::Internal
@@ -187,6 +190,17 @@ pub fn run_holding(
     {
         if !names.insert(n.clone()) {
             return Err(IngestError::DuplicateName(n.clone()));
+        }
+    }
+    // Collections are planned side by side: two names that make one checkout folder
+    // ("rw.cli", "rw cli") would fetch into and clean up each other's checkout.
+    let mut folders = std::collections::HashMap::new();
+    for c in &request.collections {
+        if !matches!(c.location, Location::Git { .. }) {
+            continue;
+        }
+        if let Some(other) = folders.insert(source::checkout_folder(&c.name), &c.name) {
+            return Err(IngestError::SharedCheckout(other.clone(), c.name.clone()));
         }
     }
     let mut plan = plan::plan(db, data_dir, request, options)?;

@@ -132,32 +132,41 @@ fn plan_sources(
 ) -> Result<Rest, IngestError> {
     // Collections are read side by side: a no-change run is mostly walking,
     // reading and hashing files and waiting on git, and each collection's share
-    // is independent of the others'.
+    // is independent of the others'. A pool of their own (at most 8 threads), so
+    // that a git fetch waiting on a slow server holds none of rayon's global
+    // threads, which the embedder's batches use.
     use rayon::prelude::*;
     let bars = indicatif::MultiProgress::new();
-    let planned: Vec<Result<CollectionPlan, IngestError>> = req
-        .collections
-        .par_iter()
-        .map(|src| {
-            let resolved = source::resolve(src, data_dir)?;
-            let staged = resolved.clone();
-            let planned = plan_collection(db, data_dir, resolved, opts, &bars);
-            if planned.is_err() {
-                let _ = source::finish(&staged, false);
-            }
-            planned
-        })
-        .collect();
+    let plan_all = || -> Vec<Result<CollectionPlan, IngestError>> {
+        req.collections
+            .par_iter()
+            .map(|src| {
+                let resolved = source::resolve(src, data_dir)?;
+                let staged = resolved.clone();
+                let planned = plan_collection(db, data_dir, resolved, opts, &bars);
+                if planned.is_err() {
+                    let _ = source::finish(&staged, false);
+                }
+                planned
+            })
+            .collect()
+    };
+    let planned = match rayon::ThreadPoolBuilder::new()
+        .num_threads(req.collections.len().clamp(1, 8))
+        .build()
+    {
+        Ok(pool) => pool.install(plan_all),
+        Err(_) => plan_all(),
+    };
     // Every planned collection is handed back, so that the caller finishes its
     // staging checkout when another one failed; the first error, in request
-    // order, ends the run.
+    // order, ends the run and the others are logged.
     let mut first_error = None;
     for p in planned {
         match p {
             Ok(plan) => collections.push(plan),
-            Err(e) => {
-                first_error.get_or_insert(e);
-            }
+            Err(e) if first_error.is_none() => first_error = Some(e),
+            Err(e) => tracing::warn!(error = %e, "another collection failed too"),
         }
     }
     if let Some(e) = first_error {

@@ -83,7 +83,7 @@ pub fn resolve(source: &CollectionSource, data_dir: &Path) -> Result<Resolved, I
             let dir = std::path::absolute(
                 data_dir
                     .join("collections")
-                    .join(safe_dir_name(&source.name)),
+                    .join(checkout_folder(&source.name)),
             )
             .map_err(|e| fail(format!("cannot resolve the data dir: {e}")))?;
             let (staging, sha) = sync_git(url, reference.as_deref(), &dir)
@@ -168,7 +168,9 @@ fn bundle_dates(root: &Path) -> std::collections::HashMap<String, String> {
     out
 }
 
-fn safe_dir_name(name: &str) -> String {
+/// The folder under `collections/` where a git collection named `name` is checked
+/// out; distinct names can share one, which `run` refuses.
+pub fn checkout_folder(name: &str) -> String {
     name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {

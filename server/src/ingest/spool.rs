@@ -3,8 +3,9 @@
 //! A run parses every changed bundle before it writes anything (so a failure
 //! leaves the old catalog serving). Holding those records in memory made a cold
 //! run's peak grow with the registry; spooled to an unnamed file in the data dir
-//! (never the system temp dir, which may be RAM), memory holds one bundle at a
-//! time whatever the registry's size. The file disappears when the run ends,
+//! (never the system temp dir, which may be RAM), memory holds one bundle per
+//! collection being planned (they are planned side by side) whatever the
+//! registry's size. The file disappears when the run ends,
 //! crash included.
 
 use super::IngestError;

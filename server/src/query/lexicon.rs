@@ -83,18 +83,18 @@ pub struct Lexicon {
     pub roles: Vec<RoleWords>,
     pub read_only: Vec<Phrase>,
     pub read_write: Vec<Phrase>,
-    pub cost: Purpose,
+    pub cost: BundlePurpose,
 }
 
 /// A purpose a bundle can be named for, and how a question asks about it; both
 /// as stems.
 #[derive(Debug, Default)]
-pub struct Purpose {
+pub struct BundlePurpose {
     pub bundle: HashSet<String>,
     pub question: HashSet<String>,
 }
 
-impl Purpose {
+impl BundlePurpose {
     /// Whether a bundle whose display name has these stems is for this purpose.
     pub fn names(&self, name_stems: &HashSet<String>) -> bool {
         name_stems.iter().any(|s| self.bundle.contains(s))
@@ -192,10 +192,14 @@ impl Lexicon {
             toml::from_str(CONSTRAINTS_TOML).map_err(|e| format!("constraints.toml: {e}"))?;
         let purposes: PurposesFile =
             toml::from_str(PURPOSES_TOML).map_err(|e| format!("purposes.toml: {e}"))?;
-        let stemmed = |words: &[String]| -> HashSet<String> {
+        // Purposes are matched word by word, so an entry must be one word.
+        let stemmed = |words: &[String]| -> Result<HashSet<String>, String> {
             words
                 .iter()
-                .map(|w| super::phrase::stem(&w.to_lowercase()))
+                .map(|w| match super::phrase::words(w).as_slice() {
+                    [one] => Ok(super::phrase::stem(one)),
+                    _ => Err(format!("purposes.toml: {w:?} is not one word")),
+                })
                 .collect()
         };
         let mut roles = Vec::new();
@@ -260,9 +264,9 @@ impl Lexicon {
             roles,
             read_only: phrases(&constraints.read_only),
             read_write: phrases(&constraints.read_write),
-            cost: Purpose {
-                bundle: stemmed(&purposes.cost.bundle),
-                question: stemmed(&purposes.cost.question),
+            cost: BundlePurpose {
+                bundle: stemmed(&purposes.cost.bundle)?,
+                question: stemmed(&purposes.cost.question)?,
             },
         })
     }

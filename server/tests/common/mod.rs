@@ -101,6 +101,12 @@ impl TestServer {
 
 /// The real binary, without the developer's own `REGISTRY_CHAT_*` or `RUST_LOG`
 /// settings.
+/// Writes `text` to `path`, creating its folders: collections built in temp dirs.
+pub fn write(path: &std::path::Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
 pub fn binary() -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_registry-chat"));
     for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("REGISTRY_CHAT_")) {

@@ -48,12 +48,15 @@ pub struct Vote {
 }
 
 impl ExampleIndex {
-    /// All examples in one batch; `None` (no vote) when they cannot be embedded.
-    pub async fn build(embedder: &dyn Embedder) -> Option<ExampleIndex> {
-        let examples = labelled().ok()?;
+    /// All examples in one batch.
+    pub async fn build(embedder: &dyn Embedder) -> Result<ExampleIndex, String> {
+        let examples = labelled()?;
         let texts: Vec<String> = examples.iter().map(|(_, t)| t.clone()).collect();
-        let vecs = embedder.embed(&texts, Purpose::Query).await.ok()?;
-        Some(ExampleIndex {
+        let vecs = embedder
+            .embed(&texts, Purpose::Query)
+            .await
+            .map_err(|e| format!("embedding the classifier's examples: {e}"))?;
+        Ok(ExampleIndex {
             embedder_id: embedder.id().to_string(),
             vectors: examples.into_iter().map(|(c, _)| c).zip(vecs).collect(),
         })
@@ -77,7 +80,10 @@ impl ExampleIndex {
                 None => weight.push((*c, s.max(0.0), *s)),
             }
         }
-        let (category, _, best) = weight.into_iter().max_by(|a, b| a.1.total_cmp(&b.1))?;
+        // Equal weight: the category with the nearer example.
+        let (category, _, best) = weight
+            .into_iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)))?;
         (category != Category::General && best >= MIN_BEST).then_some(Vote { category, best })
     }
 }

@@ -3,10 +3,10 @@
 //! start), follow-up, keyword-library, documentation or general.
 //!
 //! Offline: word-boundary rules first (never bare substrings: "they" is not "hey",
-//! "podman" is not a pod, "library" alone is not a keyword question), then the
-//! nearest labelled example question by embedding when the rules are silent. With an
-//! LLM, the LLM decides when the session has history (where follow-ups hide);
-//! otherwise the rules stand, saving a round trip.
+//! "podman" is not a pod, "library" alone is not a keyword question), then a vote
+//! of the labelled example questions nearest by embedding when the rules are
+//! silent (`examples`). With an LLM, the LLM decides when the session has history
+//! (where follow-ups hide); otherwise the rules stand, saving a round trip.
 
 use crate::index::embed::{Embedder, Purpose};
 use crate::memory::SessionContext;
@@ -498,7 +498,9 @@ static RUN_A_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
 /// A catalog question by its example vote must still be about the parts
 /// (bundles, tools, collections) and carry at most one content word beside its
 /// filters: "what bundles check certificates" is worded like a listing but asks
-/// for a search.
+/// for a search. Catalog examples the guard refuses still do work: a question
+/// worded like them lands among them rather than beside a meta or documentation
+/// example, and the guard then leaves it to the default, as the rules would.
 fn about_the_catalog(q: &Query) -> bool {
     about_parts(q) && residual_terms(q).len() <= 1
 }
