@@ -57,7 +57,7 @@ fn re(p: &str) -> Regex {
 
 static GREETING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\s*(hi|hello|hey|hey there|hi there|hello there|yo|howdy|good (morning|afternoon|evening)|thanks|thank you|thx|ty|cheers|thanks a lot|thank you so much|ok thanks|great thanks)(,? (that|this) (helped|helps)( a lot)?)?[\s!.?]*$|^\W*((ok(ay)?|great|perfect|awesome|nice|cool)[,!. ]+)?(thanks|thank you|thx|ty|cheers)[,!. ]+(that|this|it) (did it|did the trick|worked|fixed it|sorted it)([,!. ]+(thanks|thank you|thx|ty|cheers))*[\s!.]*$",
+        r"^\s*(hi|hello|hey|hey there|hi there|hello there|yo|howdy|good (morning|afternoon|evening)|thanks|thank you|thx|ty|cheers|thanks a lot|thank you so much|ok thanks|great thanks)(,? (that|this) (helped|helps)( a lot)?)?[\s!.?]*$|^\W*((ok(ay)?|great|perfect|awesome|nice|cool)[,!. ]+)?(thanks|thank you|thx|ty|cheers)[,!. ]+(that|this|it) ?(did it|did the trick|worked|fixed it|sorted it|(is|was|'s) (exactly |just )?what (i|we) (needed|wanted|was looking for|were looking for))([,!. ]+(thanks|thank you|thx|ty|cheers))*[\s!.]*$",
     )
 });
 /// Ending the conversation ("ok thanks, that's it for today", "we're done, bye"):
@@ -133,7 +133,7 @@ static CATALOG_RECENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(good|best|useful|recommended|popular|essential) (ones?|bundles?|codebundles?|skill templates?|tools|places?|things|checks) (to|for) (start|begin|try|get started)|\bmost (useful|popular|used)\b|\b(new to|getting started with) (the |this )?(catalog|registry|runwhen|codebundles|skill templates)\b|\bi'?m new\b|\bwhere (should|do) (i|we) (start|begin) (with|in) (the |this )?(catalog|registry)\b",
+        r"\b(good|best|useful|recommended|popular|essential) (ones?|bundles?|codebundles?|skill templates?|tools|places?|things|checks) (to|for) (start|begin|try|get started)|\b(ones?|bundles?|codebundles?|skill templates?|tools) (are|is|would be) (good|best|useful|recommended) (to|for) (start|begin|try|get started)|\bmost (useful|popular|used)\b|\b(new to|getting started with) (the |this )?(catalog|registry|runwhen|codebundles|skill templates)\b|\bi'?m new\b|^\W*(i'?m |we'?re )?new to (this|it|all this)\b|\bwhere (should|do) (i|we) (start|begin) (with|in) (the |this )?(catalog|registry)\b",
     )
 });
 static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
@@ -598,6 +598,8 @@ mod tests {
             "which tools modify stuff rather than being read-only",
             "how much kubernetes coverage is there",
             "what monitoring things do you have for azure",
+            "which skill templates would be good to begin with on gcp",
+            "new to all this - where would a team start?",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
@@ -623,6 +625,7 @@ mod tests {
             "ty, that worked!",
             "thanks that fixed it",
             "cheers, that did the trick, thx",
+            "thank you, this is just what we were looking for",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Meta), "{q}");
         }
