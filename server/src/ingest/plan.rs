@@ -132,9 +132,10 @@ fn plan_sources(
 ) -> Result<Rest, IngestError> {
     // Collections are read side by side: a no-change run is mostly walking,
     // reading and hashing files and waiting on git, and each collection's share
-    // is independent of the others'. A pool of their own (at most 8 threads), so
-    // that a git fetch waiting on a slow server holds none of rayon's global
-    // threads, which the embedder's batches use.
+    // is independent of the others'. A pool of their own (at most 8 threads)
+    // rather than rayon's global one (a thread per core): planning waits on git
+    // and the disk as much as it computes, and a fetch stalled on a slow server
+    // should not take a thread that other work in the process shares.
     use rayon::prelude::*;
     let bars = indicatif::MultiProgress::new();
     let plan_all = || -> Vec<Result<CollectionPlan, IngestError>> {
