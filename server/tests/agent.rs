@@ -372,6 +372,47 @@ async fn keyword_and_documentation_questions_cite_their_sources() {
     assert_eq!(done(&ev).0, "documentation");
 }
 
+/// How one bundle works is answered from its README: the section quoted and
+/// cited, with the bundle beside it; a problem report about the same resource
+/// still gets the bundles to run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_about_how_a_bundle_works_quotes_its_readme() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let ev = ask(
+        &server.url,
+        json!({"question": "what azure permissions does the key vault expiry check require?"}),
+    )
+    .await;
+    let cited = citations(&ev);
+    assert!(
+        cited.iter().any(|c| c
+            == "doc:cloud-ops:codebundles/azure-keyvault-secret-expiry/README.md#requirements"),
+        "{cited:?}"
+    );
+    assert!(
+        cited
+            .iter()
+            .any(|c| c == "bundle:cloud-ops/azure-keyvault-secret-expiry"),
+        "{cited:?}"
+    );
+    let text = answer_text(&ev);
+    assert!(text.starts_with("From **"), "{text}");
+    assert!(text.contains("Key Vault Reader"), "{text}");
+    check_grounding(&ev);
+
+    let ev = ask(
+        &server.url,
+        json!({"question": "secrets in our key vault kv-shop-prod expire next week"}),
+    )
+    .await;
+    assert!(
+        !citations(&ev).iter().any(|c| c.contains("README.md#")),
+        "{:?}",
+        citations(&ev)
+    );
+    assert!(!cards(&ev).is_empty());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_keyword_answer_points_at_real_calls_of_it() {
     let server = TestServer::start_indexed(|_| {}).await;

@@ -73,6 +73,8 @@ fn public_golden_sets_on_the_public_collections() {
         ("public8", "heldout", "agent", 0.90, 0.85),
         ("public9", "tuning", "agent", 0.88, 0.75),
         ("public9", "heldout", "agent", 0.90, 0.85),
+        ("public10", "tuning", "agent", 0.88, 0.75),
+        ("public10", "heldout", "agent", 0.86, 0.70),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",

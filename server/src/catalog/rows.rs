@@ -112,6 +112,42 @@ pub fn doc_rows(c: &Connection) -> Result<Vec<DocMeta>, StoreError> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// One section of a bundle's README as its chunk holds it (a long section is
+/// cut into several chunks; each carries the section's lines).
+pub struct ReadmeRow {
+    pub rowid: i64,
+    pub bundle_id: i64,
+    pub heading: String,
+    pub file: String,
+    pub line_start: u32,
+    pub line_end: u32,
+    pub markdown: String,
+    /// What was embedded: `{bundle} — {outer headings ›} {heading}: {text}`.
+    pub embed_text: String,
+}
+
+/// Every README chunk in rowid order (the order ingest wrote them: document order).
+pub fn readme_rows(c: &Connection) -> Result<Vec<ReadmeRow>, StoreError> {
+    let mut st = c.prepare(
+        "SELECT rowid, bundle_id, title, coalesce(file, ''), coalesce(line_start, 0),
+           coalesce(line_end, 0), show_text, embed_text
+         FROM chunks WHERE kind = 'readme' AND bundle_id IS NOT NULL ORDER BY rowid",
+    )?;
+    let rows = st.query_map([], |r| {
+        Ok(ReadmeRow {
+            rowid: r.get(0)?,
+            bundle_id: r.get(1)?,
+            heading: r.get(2)?,
+            file: r.get(3)?,
+            line_start: r.get(4)?,
+            line_end: r.get(5)?,
+            markdown: r.get(6)?,
+            embed_text: r.get(7)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// Every library keyword, with how many bundles call it.
 pub fn keyword_rows(c: &Connection) -> Result<Vec<KeywordMeta>, StoreError> {
     let mut st = c.prepare(

@@ -4,6 +4,7 @@
 
 mod calibrate;
 mod rank;
+mod sections;
 mod signals;
 mod snapshot;
 mod types;
@@ -13,6 +14,8 @@ pub use calibrate::{
     Evidence, calibrated, calibrated_section, carried, first_stage_no_match_below, no_match_below,
     nothing_fits, uncarried,
 };
+pub use rank::README_SUBJECT_MIN;
+pub use sections::is_readme_section;
 pub use snapshot::{BundleMeta, ChunkMeta, DocMeta, KeywordMeta, Snapshot};
 pub use types::*;
 

@@ -45,6 +45,11 @@ const W_NO_SLI: f32 = 0.05;
 /// down). Like `W_NO_SLI` it lowers the shown relevance too; no-match and
 /// rejection rates did not move.
 const W_COST_UNASKED: f32 = 0.1;
+/// A bundle's README sections are offered as documentation when it is the top
+/// result at this score or more: the question is about it. At 0.5 a question
+/// about writing a new bundle for a product got the README of the product's
+/// bundle (0.53) instead of the authoring guide.
+pub const README_SUBJECT_MIN: f32 = 0.75;
 /// The signal a result carries when it was held back for being about cost.
 pub const COST_UNASKED: &str = "cost-unasked";
 
@@ -135,7 +140,12 @@ pub fn search(
         .zip(&vector.wide)
         .map(|(&(ci, a), &(_, b))| (ci, a.max(b)))
         .collect();
-    out.docs = rank_docs(s, &best_cos, &keyword.chunk);
+    let subject = out
+        .bundles
+        .first()
+        .filter(|b| b.score >= README_SUBJECT_MIN)
+        .and_then(|b| s.bundle_by_key.get(&b.key).copied());
+    out.docs = rank_docs(s, &best_cos, &keyword.chunk, subject);
     out.keywords = rank_keywords(s, &best_cos, &keyword.chunk);
     out.correlations = correlations(s, &out.bundles);
     out.timings.rank_ms = tr.elapsed().as_secs_f64() * 1000.0;
@@ -416,10 +426,21 @@ fn matched_tasks(s: &Snapshot, a: &Acc) -> Vec<MatchedTask> {
     out
 }
 
-fn rank_docs(s: &Snapshot, cos: &[(u32, f32)], bm: &HashMap<u32, f32>) -> Vec<DocHit> {
+/// Doc sections for the question: the collections' docs, and the README sections
+/// of `subject`, the bundle the question is about (no other bundle's: a README
+/// section of a bundle the question is not about answers nothing).
+fn rank_docs(
+    s: &Snapshot,
+    cos: &[(u32, f32)],
+    bm: &HashMap<u32, f32>,
+    subject: Option<u32>,
+) -> Vec<DocHit> {
     let mut best: HashMap<i64, f32> = HashMap::new();
     let mut add = |ci: u32, v: f32| {
-        if let Some(d) = s.chunks[ci as usize].doc {
+        let ch = &s.chunks[ci as usize];
+        if let Some(d) = ch.doc
+            && (!super::sections::is_readme_section(d) || ch.bundle == subject)
+        {
             let e = best.entry(d).or_insert(0.0);
             *e = e.max(v);
         }
@@ -449,6 +470,7 @@ fn rank_docs(s: &Snapshot, cos: &[(u32, f32)], bm: &HashMap<u32, f32>) -> Vec<Do
                 url: d.url.clone(),
                 score: calibrated_section(&s.embedder_id, score),
                 snippet: d.text.chars().take(280).collect(),
+                readme: super::sections::is_readme_section(id),
             })
         })
         .collect()

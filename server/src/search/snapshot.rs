@@ -49,6 +49,8 @@ pub struct Snapshot {
     pub bundles: Vec<BundleMeta>,
     pub bundle_by_id: HashMap<i64, u32>,
     pub bundle_by_key: HashMap<String, u32>,
+    /// The collections' and doc sets' sections, and every bundle's README
+    /// sections under negative ids (`sections`).
     pub docs: HashMap<i64, DocMeta>,
     pub keywords: HashMap<i64, KeywordMeta>,
     pub vectors: VectorIndex,
@@ -116,10 +118,17 @@ impl Snapshot {
                 chunks.push(meta);
             }
         }
-        let docs: HashMap<i64, DocMeta> = crate::catalog::doc_rows(c)?
+        let mut docs: HashMap<i64, DocMeta> = crate::catalog::doc_rows(c)?
             .into_iter()
             .map(|d| (d.id, d))
             .collect();
+        docs.extend(super::sections::readme_sections(
+            crate::catalog::readme_rows(c)?,
+            &bundles,
+            &bundle_by_id,
+            &mut chunks,
+            &chunk_by_rowid,
+        ));
         let keywords: HashMap<i64, KeywordMeta> = crate::catalog::keyword_rows(c)?
             .into_iter()
             .map(|k| (k.id, k))

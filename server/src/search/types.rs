@@ -153,6 +153,9 @@ pub struct DocHit {
     pub url: Option<String>,
     pub score: f32,
     pub snippet: String,
+    /// A section of a bundle's README (`path` is the bundle's), not of the docs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub readme: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -67,6 +67,18 @@ impl Grounding {
         self.retrieval.bundles.iter().find(|b| b.key == key)
     }
 
+    /// The documentation section worth a line under an answer about what to run:
+    /// the best one at 0.5 or more, but not a section of a bundle's README (its
+    /// card already leads there, and the README answers questions about how the
+    /// bundle works, which are routed to documentation).
+    pub fn further_reading(&self) -> Option<&crate::search::DocHit> {
+        self.retrieval
+            .docs
+            .iter()
+            .find(|d| !d.readme)
+            .filter(|d| d.score >= 0.5)
+    }
+
     pub fn attribute(&self) -> Option<(Attribute, &BundleRecord)> {
         let a = self.rewrite.attribute?;
         let s = self.rewrite.subject.as_ref()?;

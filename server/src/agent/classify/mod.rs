@@ -16,7 +16,9 @@ use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
 mod examples;
+mod readme;
 pub use examples::ExampleIndex;
+pub use readme::answered_by_readme;
 
 pub use app::api::conversation::Category;
 

@@ -186,6 +186,15 @@ impl Agent {
                 .await
                 .map_err(AgentError::from)?;
             st.time("retrieve", t);
+            if category == Category::General
+                && let Some(c) = crate::agent::classify::answered_by_readme(
+                    &st.query,
+                    &st.retrieval.bundles,
+                    &st.retrieval.docs,
+                )
+            {
+                st.classification = c;
+            }
         }
         Ok(())
     }

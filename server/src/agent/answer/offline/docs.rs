@@ -19,7 +19,9 @@ pub(super) fn documentation(g: &Grounding) -> String {
     // When the best sections are siblings (e.g. "Severity 1" … "Severity 4" under
     // "Severity levels"), the answer is the whole group, in document order.
     let siblings: Vec<&DocMeta> = match section {
-        Some(s) if !s.trail.is_empty() => {
+        // A README's own sections all sit under its title: that is the whole
+        // README, not a group.
+        Some(s) if s.trail.len() > usize::from(crate::search::is_readme_section(s.id)) => {
             let hits = g
                 .retrieval
                 .docs
@@ -99,7 +101,16 @@ pub(super) fn documentation(g: &Grounding) -> String {
             })
         })
         .flatten();
+    // A section of a bundle's README comes with that bundle.
+    let readme_of = section
+        .filter(|d| crate::search::is_readme_section(d.id))
+        .and_then(|d| {
+            g.retrieval.bundles.iter().find(|b| {
+                b.collection == d.source && d.path.starts_with(&format!("codebundles/{}/", b.slug))
+            })
+        });
     let pick = named
+        .or(readme_of)
         .map(|b| ("The bundle", b))
         .or(to_run.map(|b| ("To check it on your systems", b)));
     if let Some((label, b)) = pick {

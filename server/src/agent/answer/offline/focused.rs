@@ -124,7 +124,7 @@ pub(super) fn focused(g: &Grounding) -> String {
                 .join(" and ")
         );
     }
-    if let Some(d) = g.retrieval.docs.first().filter(|d| d.score >= 0.5) {
+    if let Some(d) = g.further_reading() {
         let _ = writeln!(
             out,
             "\nFurther reading: *{}* {}",

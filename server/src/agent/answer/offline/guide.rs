@@ -88,7 +88,7 @@ pub(super) fn guide(g: &Grounding) -> String {
             );
         }
     }
-    if let Some(d) = g.retrieval.docs.first().filter(|d| d.score >= 0.5) {
+    if let Some(d) = g.further_reading() {
         let _ = writeln!(
             out,
             "\nBackground: *{}* {}",

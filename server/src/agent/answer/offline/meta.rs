@@ -59,6 +59,9 @@ pub(super) fn meta(g: &Grounding) -> String {
         collections.len(),
         if collections.len() == 1 { "" } else { "s" },
         collections.into_iter().collect::<Vec<_>>().join(", "),
-        s.docs.len()
+        s.docs
+            .keys()
+            .filter(|id| !crate::search::is_readme_section(**id))
+            .count()
     )
 }
