@@ -398,7 +398,27 @@ async fn a_question_about_how_a_bundle_works_quotes_its_readme() {
     let text = answer_text(&ev);
     assert!(text.starts_with("From **"), "{text}");
     assert!(text.contains("Key Vault Reader"), "{text}");
+    assert!(
+        !text.contains("## Requirements"),
+        "the heading is not quoted twice: {text}"
+    );
     check_grounding(&ev);
+
+    // A README whose title line the parser cannot read (it starts with a byte-order
+    // mark) still has its sections.
+    let ev = ask(
+        &server.url,
+        json!({"question": "which iam permissions does the eks node group health bundle need?"}),
+    )
+    .await;
+    let cited = citations(&ev);
+    assert!(
+        cited
+            .iter()
+            .any(|c| c
+                == "doc:cloud-ops:codebundles/aws-eks-nodegroup-health/README.md#requirements"),
+        "{cited:?}"
+    );
 
     let ev = ask(
         &server.url,

@@ -14,8 +14,9 @@ pub use lookups::{
     KeywordUse, bundle_link, collection_root, doc_markdown, keyword_users, library_users,
 };
 pub use rows::{
-    ChunkRow, DocMeta, KeywordMeta, KeywordUseRow, ReadmeRow, TaskRow, chunk_rows, doc_rows,
-    keyword_rows, keyword_use_rows, readme_rows, summary_vectors, task_rows,
+    ChunkRow, DocMeta, KeywordMeta, KeywordUseRow, ReadmeSectionRow, TaskRow, chunk_rows, doc_rows,
+    keyword_rows, keyword_use_rows, readme_chunk_rows, readme_section_rows, summary_vectors,
+    task_rows,
 };
 
 use crate::ingest::BundleRecord;

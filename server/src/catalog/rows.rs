@@ -112,39 +112,54 @@ pub fn doc_rows(c: &Connection) -> Result<Vec<DocMeta>, StoreError> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// One section of a bundle's README as its chunk holds it (a long section is
-/// cut into several chunks; each carries the section's lines).
-pub struct ReadmeRow {
-    pub rowid: i64,
+/// One section of a bundle's README as ingest recorded it (`BundleRecord.readme`):
+/// its heading with the anchor counted in document order, the headings above it.
+pub struct ReadmeSectionRow {
     pub bundle_id: i64,
-    pub heading: String,
     pub file: String,
-    pub line_start: u32,
-    pub line_end: u32,
+    /// 0 for text before the first heading.
+    pub level: u32,
+    pub heading: Option<String>,
+    pub anchor: Option<String>,
+    pub trail: Vec<String>,
     pub markdown: String,
-    /// What was embedded: `{bundle} — {outer headings ›} {heading}: {text}`.
-    pub embed_text: String,
+    pub line_start: u32,
 }
 
-/// Every README chunk in rowid order (the order ingest wrote them: document order).
-pub fn readme_rows(c: &Connection) -> Result<Vec<ReadmeRow>, StoreError> {
+/// Every bundle's README sections, from the bundle records.
+pub fn readme_section_rows(c: &Connection) -> Result<Vec<ReadmeSectionRow>, StoreError> {
     let mut st = c.prepare(
-        "SELECT rowid, bundle_id, title, coalesce(file, ''), coalesce(line_start, 0),
-           coalesce(line_end, 0), show_text, embed_text
-         FROM chunks WHERE kind = 'readme' AND bundle_id IS NOT NULL ORDER BY rowid",
+        "SELECT b.id, coalesce(json_extract(b.record, '$.readme.file'), ''),
+           coalesce(json_extract(s.value, '$.heading.level'), 0),
+           json_extract(s.value, '$.heading.text'), json_extract(s.value, '$.heading.anchor'),
+           coalesce(json_extract(s.value, '$.trail'), '[]'),
+           coalesce(json_extract(s.value, '$.markdown'), ''),
+           coalesce(json_extract(s.value, '$.line_start'), 0)
+         FROM bundles b, json_each(b.record, '$.readme.sections') s",
     )?;
     let rows = st.query_map([], |r| {
-        Ok(ReadmeRow {
-            rowid: r.get(0)?,
-            bundle_id: r.get(1)?,
-            heading: r.get(2)?,
-            file: r.get(3)?,
-            line_start: r.get(4)?,
-            line_end: r.get(5)?,
+        Ok(ReadmeSectionRow {
+            bundle_id: r.get(0)?,
+            file: r.get(1)?,
+            level: r.get(2)?,
+            heading: r.get(3)?,
+            anchor: r.get(4)?,
+            trail: super::json_list(r, 5)?,
             markdown: r.get(6)?,
-            embed_text: r.get(7)?,
+            line_start: r.get(7)?,
         })
     })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The README chunks: which bundle, and the first line of the section each is cut
+/// from (how a chunk finds its section).
+pub fn readme_chunk_rows(c: &Connection) -> Result<Vec<(i64, i64, u32)>, StoreError> {
+    let mut st = c.prepare(
+        "SELECT rowid, bundle_id, coalesce(line_start, 0) FROM chunks
+         WHERE kind = 'readme' AND bundle_id IS NOT NULL",
+    )?;
+    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 

@@ -98,16 +98,39 @@ const WORKLOAD_KINDS: &[&str] = &[
     "sidecar",
 ];
 
+/// Workload kinds other products also have: a Netlify or Vercel deploy, a Docker
+/// container. They name a Kubernetes workload only in a question that speaks of
+/// Kubernetes otherwise; "netlify deploys fail" asks about Netlify.
+const SHARED_KINDS: &[&str] = &["deploy", "deployment", "container"];
+
+/// The workload kind `w` is, as written or by stem.
+fn workload_kind(w: &str) -> Option<&'static str> {
+    let stem = phrase::stem(w);
+    WORKLOAD_KINDS
+        .iter()
+        .find(|k| **k == w || **k == stem || **k == w.trim_end_matches('s'))
+        .copied()
+}
+
+/// Whether the question speaks of Kubernetes: it names it, or a workload kind only
+/// Kubernetes has, a namespace or kubectl.
+fn speaks_of_kubernetes(q: &Query) -> bool {
+    q.platforms.named().iter().any(|p| p == "kubernetes")
+        || q.words.iter().any(|w| {
+            workload_kind(w).is_some_and(|k| !SHARED_KINDS.contains(&k))
+                || matches!(w.as_str(), "namespace" | "namespaces" | "kubectl")
+        })
+}
+
 /// The words `from..to` are a name given to the user's own resource, not a
 /// technology they ask about: "a statefulset named kafka", "the app called
 /// vault", "the fluentd daemonset".
-fn names_own_resource(words: &[String], from: usize, to: usize) -> bool {
+fn names_own_resource(words: &[String], from: usize, to: usize, k8s: bool) -> bool {
     (from > 0 && matches!(words[from - 1].as_str(), "named" | "called"))
-        || words.get(to).is_some_and(|w| {
-            WORKLOAD_KINDS.contains(&w.as_str())
-                || WORKLOAD_KINDS.contains(&phrase::stem(w).as_str())
-                || WORKLOAD_KINDS.contains(&w.trim_end_matches('s'))
-        })
+        || words
+            .get(to)
+            .and_then(|w| workload_kind(w))
+            .is_some_and(|k| k8s || !SHARED_KINDS.contains(&k))
 }
 
 /// The word at `at` is what the user moves away from, not what they ask about:
@@ -257,6 +280,7 @@ impl Query {
             .into_iter()
             .map(|(i, name)| (i, i + 2, name))
             .collect();
+        let k8s = speaks_of_kubernetes(&q);
         let mut in_name = vec![false; q.words.len()];
         for (from, to, _) in &spans {
             in_name[*from..*to].iter_mut().for_each(|x| *x = true);
@@ -280,14 +304,14 @@ impl Query {
                 && !vocab.knows(w)
                 && !vocab.is_common(w)
                 && !q.unknown.contains(w)
-                && !names_own_resource(&q.words, i, i + 1)
+                && !names_own_resource(&q.words, i, i + 1, k8s)
                 && !set_aside(&q.words, i)
             {
                 q.unknown.push(w.clone());
             }
         }
         spans.retain(|(from, to, _)| {
-            !names_own_resource(&q.words, *from, *to) && !set_aside(&q.words, *from)
+            !names_own_resource(&q.words, *from, *to, k8s) && !set_aside(&q.words, *from)
         });
         spans.sort_by_key(|x| x.0);
         // (where it ends, whether it is a cloud's managed service the catalog lacks)

@@ -234,6 +234,19 @@ fn a_resource_named_like_a_technology_is_not_about_it() {
         Query::parse("kafka consumers stall after a statefulset restart", &v).uncovered,
         vec!["kafka".to_string()]
     );
+    // A deploy or a container is the product's own unless Kubernetes is spoken of.
+    assert!(
+        Query::parse(
+            "the kafka deployment in namespace data keeps restarting",
+            &v
+        )
+        .uncovered
+        .is_empty()
+    );
+    assert_eq!(
+        Query::parse("our kafka deploys break every friday", &v).uncovered,
+        vec!["kafka".to_string()]
+    );
 }
 
 /// A product the user moves away from is not the subject: the one they move to is.

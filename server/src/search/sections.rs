@@ -2,11 +2,13 @@
 //! does the cosmos db query bundle try first" is a section of that bundle's
 //! README, quoted and cited like any documentation. They live in the snapshot
 //! beside the collections' docs under negative ids (no row in `docs`: ingest and
-//! the database stay as they are), and search offers them only for the bundle a
-//! question is about (see `rank::rank_docs`), so they never crowd out the docs.
+//! the database stay as they are), built from the README as ingest recorded it
+//! (headings, GitHub anchors in document order, trails), and search offers them
+//! only for the bundle a question is about (see `rank::rank_docs`), so they never
+//! crowd out the docs.
 
-use super::snapshot::{BundleMeta, ChunkMeta};
-use crate::catalog::{DocMeta, ReadmeRow};
+use crate::catalog::{DocMeta, ReadmeSectionRow};
+use app::api::catalog::BundleHeader;
 use std::collections::HashMap;
 
 /// Whether a doc id is a README section's (these are made up here, never stored).
@@ -14,56 +16,50 @@ pub fn is_readme_section(doc_id: i64) -> bool {
     doc_id < 0
 }
 
-/// The README sections of every bundle, keyed by their (negative) doc ids, and the
-/// README chunks pointed at them. A section cut into several chunks is one
-/// section, named by its first chunk.
-pub fn readme_sections(
-    rows: Vec<ReadmeRow>,
-    bundles: &[BundleMeta],
-    bundle_by_id: &HashMap<i64, u32>,
-    chunks: &mut [ChunkMeta],
-    chunk_by_rowid: &HashMap<i64, u32>,
-) -> HashMap<i64, DocMeta> {
+/// The README sections of every bundle (`header` finds a bundle by its row id),
+/// keyed by negative doc ids that count down in document order, and for each
+/// README chunk (by rowid) the section it is cut from (by the section's first
+/// line). The README's title section is left out: it says what the bundle's card
+/// says, and as a section it would outrank every specific one.
+pub fn readme_sections<'a>(
+    rows: Vec<ReadmeSectionRow>,
+    readme_chunks: Vec<(i64, i64, u32)>,
+    header: impl Fn(i64) -> Option<&'a BundleHeader>,
+) -> (HashMap<i64, DocMeta>, Vec<(i64, i64)>) {
     let mut out = HashMap::new();
-    // Per (bundle, file): anchors seen so far and the section at each start line.
-    let mut seen: HashMap<(i64, String), HashMap<String, usize>> = HashMap::new();
-    let mut first: HashMap<(i64, String, u32), i64> = HashMap::new();
-    for r in rows {
-        let Some(&b) = bundle_by_id.get(&r.bundle_id) else {
+    let mut at: HashMap<(i64, u32), i64> = HashMap::new();
+    for (i, r) in rows.into_iter().enumerate() {
+        let Some(b) = header(r.bundle_id) else {
             continue;
         };
-        let key = (r.bundle_id, r.file.clone(), r.line_start);
-        let id = match first.get(&key) {
-            Some(&id) => id,
-            None => {
-                let id = -r.rowid;
-                first.insert(key, id);
-                let anchors = seen.entry((r.bundle_id, r.file.clone())).or_default();
-                let anchor = crate::ingest::markdown::anchor(&r.heading, anchors);
-                let bundle = &bundles[b as usize];
-                let s = section(id, bundle, &r, anchor);
-                // The top of a README (its title and lead) says what the bundle's
-                // card says; as a section it would outrank every specific one.
-                if !s.trail.is_empty() {
-                    out.insert(id, s);
-                }
-                id
-            }
+        let (Some(heading), Some(anchor)) = (r.heading.clone(), r.anchor.clone()) else {
+            continue;
         };
-        if out.contains_key(&id)
-            && let Some(&ci) = chunk_by_rowid.get(&r.rowid)
-        {
-            chunks[ci as usize].doc = Some(id);
+        if r.level <= 1 && r.trail.is_empty() {
+            continue;
         }
+        let id = -(i as i64) - 1;
+        at.insert((r.bundle_id, r.line_start), id);
+        out.insert(id, section(id, b, r, heading, anchor));
     }
-    out
+    let links = readme_chunks
+        .into_iter()
+        .filter_map(|(rowid, bundle_id, line)| Some((rowid, *at.get(&(bundle_id, line))?)))
+        .collect();
+    (out, links)
 }
 
-fn section(id: i64, b: &BundleMeta, r: &ReadmeRow, anchor: String) -> DocMeta {
+fn section(
+    id: i64,
+    b: &BundleHeader,
+    r: ReadmeSectionRow,
+    heading: String,
+    anchor: String,
+) -> DocMeta {
     let path = if r.file.is_empty() {
         format!("codebundles/{}/README.md", b.slug)
     } else {
-        r.file.clone()
+        r.file
     };
     let file_name = path.rsplit('/').next().unwrap_or("README.md").to_string();
     DocMeta {
@@ -75,32 +71,33 @@ fn section(id: i64, b: &BundleMeta, r: &ReadmeRow, anchor: String) -> DocMeta {
             .map(|u| format!("{}/{file_name}#{anchor}", u.trim_end_matches('/'))),
         path,
         title: b.display_name.clone(),
-        heading: Some(r.heading.clone()),
+        heading: Some(heading),
         anchor,
-        // The section's markdown: it is both what is quoted and what is searched.
-        text: r.markdown.clone(),
-        trail: trail(b, r),
+        // What is quoted: the section's markdown (tables, lists, code) without its
+        // heading line, which the answer names itself.
+        text: body(&r.markdown).to_string(),
+        trail: r.trail,
     }
 }
 
-/// The headings above a section, outermost first, read back from the text ingest
-/// embedded (`{bundle} — {outer ›} {heading}: …`): the database keeps no trail for
-/// README chunks, and an answer that names the group ("Issue Conditions") needs it.
-fn trail(b: &BundleMeta, r: &ReadmeRow) -> Vec<String> {
-    let Some(rest) = r
-        .embed_text
-        .strip_prefix(b.display_name.as_str())
-        .and_then(|t| t.strip_prefix(" — "))
-    else {
-        return Vec::new();
-    };
-    let Some(end) = rest.find(&format!("{}: ", r.heading)) else {
-        return Vec::new();
-    };
-    rest[..end]
-        .split(" › ")
-        .map(str::trim)
-        .filter(|h| !h.is_empty())
-        .map(str::to_string)
-        .collect()
+/// Markdown without its leading heading line.
+fn body(markdown: &str) -> &str {
+    let m = markdown.trim_start();
+    if m.starts_with('#') {
+        m.split_once('\n').map_or("", |(_, rest)| rest).trim()
+    } else {
+        m.trim()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::body;
+
+    #[test]
+    fn a_section_body_drops_its_heading_line_only() {
+        assert_eq!(body("## Requirements\n\n- Reader role\n"), "- Reader role");
+        assert_eq!(body("no heading\n"), "no heading");
+        assert_eq!(body("### Only a heading"), "");
+    }
 }

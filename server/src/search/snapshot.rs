@@ -122,13 +122,17 @@ impl Snapshot {
             .into_iter()
             .map(|d| (d.id, d))
             .collect();
-        docs.extend(super::sections::readme_sections(
-            crate::catalog::readme_rows(c)?,
-            &bundles,
-            &bundle_by_id,
-            &mut chunks,
-            &chunk_by_rowid,
-        ));
+        let (sections, links) = super::sections::readme_sections(
+            crate::catalog::readme_section_rows(c)?,
+            crate::catalog::readme_chunk_rows(c)?,
+            |id| bundle_by_id.get(&id).map(|&b| &bundles[b as usize].header),
+        );
+        docs.extend(sections);
+        for (rowid, doc) in links {
+            if let Some(&ci) = chunk_by_rowid.get(&rowid) {
+                chunks[ci as usize].doc = Some(doc);
+            }
+        }
         let keywords: HashMap<i64, KeywordMeta> = crate::catalog::keyword_rows(c)?
             .into_iter()
             .map(|k| (k.id, k))

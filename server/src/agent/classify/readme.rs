@@ -18,11 +18,12 @@ const SECTION_MIN: f32 = 0.5;
 
 /// Asked of a tool rather than of a system: "does the … check need", "which mode
 /// should I pick", "what … does the … bundle accept", and "it" only after the
-/// question names the tool ("… bundle: can it alert when …"); "is it the backend"
-/// or "what versions are installed" ask about the user's system.
+/// question names the tool ("… bundle: can it alert when …"). Not "is the backup
+/// script failing" or "what version does our cluster run": those ask about the
+/// user's system.
 static OF_A_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(does|do|can|will|would|could|should|is)\s+the\s+[\w./-]+(\s+[\w./-]+){0,4}?\s+(bundle|codebundle|runbook|sli|monitor|check|tool|skill template|handler|query|script|healthcheck)\b|\b(bundle|codebundle|runbook|sli|monitor|check|tool|skill template|handler|query|script|healthcheck)\b.{0,60}\b(does|do|can|will|would|could|should)\s+it\b|\b(which|what)\s+([\w-]+\s+){0,2}(mode|modes|method|methods|auth\w*|credentials?|roles?|permissions?|scopes?|syntax|format|operators?|versions?|defaults?|settings?|options?|variables?)\s+(does|do|should|can|will)\b",
+        r"\b(does|do|can|will|would|could|should)\s+the\s+[\w./-]+(\s+[\w./-]+){0,4}?\s+(bundle|codebundle|runbook|sli|monitor|check|tool|skill template|handler|query|healthcheck)\b|\b(bundle|codebundle|runbook|sli|monitor|skill template|tool)\b.{0,60}\b(does|do|can|will|would|could|should)\s+it\b|\b(which|what)\s+([\w-]+\s+){0,2}(mode|modes|method|methods|auth\w*|credentials?|roles?|permissions?|scopes?|syntax|format|operators?|versions?|defaults?|settings?|options?|variables?)\s+(does|do|should|can|will)\s+(it|i|we|the|this|that)\b",
     )
     .expect("valid pattern")
 });

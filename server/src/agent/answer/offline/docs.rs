@@ -33,7 +33,8 @@ pub(super) fn documentation(g: &Grounding) -> String {
             if hits >= 2 {
                 let mut all: Vec<&DocMeta> =
                     snap.docs.values().filter(|m| same_group(m, s)).collect();
-                all.sort_by_key(|m| m.id);
+                // README sections' ids count down in document order.
+                all.sort_by_key(|m| m.id.abs());
                 all
             } else {
                 Vec::new()
