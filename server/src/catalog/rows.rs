@@ -135,7 +135,7 @@ pub fn readme_section_rows(c: &Connection) -> Result<Vec<ReadmeSectionRow>, Stor
            coalesce(json_extract(s.value, '$.trail'), '[]'),
            coalesce(json_extract(s.value, '$.markdown'), ''),
            coalesce(json_extract(s.value, '$.line_start'), 0)
-         FROM bundles b, json_each(b.record, '$.readme.sections') s",
+         FROM bundles b, json_each(b.record, '$.readme.sections') s ORDER BY b.id, s.key",
     )?;
     let rows = st.query_map([], |r| {
         Ok(ReadmeSectionRow {

@@ -112,13 +112,24 @@ fn workload_kind(w: &str) -> Option<&'static str> {
         .copied()
 }
 
-/// Whether the question speaks of Kubernetes: it names it, or a workload kind only
-/// Kubernetes has, a namespace or kubectl.
+/// Whether the question speaks of Kubernetes: it names it or a managed cluster (the
+/// platform intent keeps only the last cloud named, so the words count too), or a
+/// workload kind only Kubernetes has, a namespace or kubectl.
 fn speaks_of_kubernetes(q: &Query) -> bool {
     q.platforms.named().iter().any(|p| p == "kubernetes")
         || q.words.iter().any(|w| {
             workload_kind(w).is_some_and(|k| !SHARED_KINDS.contains(&k))
-                || matches!(w.as_str(), "namespace" | "namespaces" | "kubectl")
+                || matches!(
+                    w.as_str(),
+                    "namespace"
+                        | "namespaces"
+                        | "kubectl"
+                        | "kubernetes"
+                        | "k8s"
+                        | "aks"
+                        | "eks"
+                        | "gke"
+                )
         })
 }
 

@@ -84,7 +84,7 @@ static HOW_TO_USE_ME: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(who|what) ((exactly|really|even) )?(are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|chat ?bot|llm|robot|human|machine|person|real person|real human)|(a )?(real|human|person))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat('s| is) registry chat\b|^\W*(so,? )?what('s| is) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|\b(can|could) (you|u) (see|access|read|index|search) (my|our) (private |own |internal )?(codecollections?|collections?|repos|repositories)\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b|\b(what|which) (sources?|data|information|docs|documents|repos|repositories|knowledge) (do|does|are|did) (you|u)( \w+)? (use|using|draw on|rely on|search|read|learn from|based on)\b|\b(is|are) (my|our) (data|questions?|chats?|conversations?|messages?|history|prompts?) (kept|stored|saved|logged|retained|shared|used)\b|\bdo (you|u) (keep|store|save|log|retain|share) (my|our)\b|\bhow (accurate|reliable|trustworthy|confident|sure|good) (are|is) (you|u|your)\b|\b(which|what) (llm|model|ai|language model)\b.{0,20}\b(you|u|this (assistant|bot|tool|chat))\b",
+        r"\b(who|what) ((exactly|really|even) )?(are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|chat ?bot|llm|robot|human|machine|person|real person|real human)|(a )?(real|human|person))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat('s| is) registry chat\b|^\W*(so,? )?what('s| is) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|\b(can|could) (you|u) (see|access|read|index|search) (my|our) (private |own |internal )?(codecollections?|collections?|repos|repositories)\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b|\b(what|which) (sources?|data|information|docs|documents|repos|repositories|knowledge) (do|does|are|did) (you|u)( \w+)? (use|using|draw on|rely on|search|read|learn from|based on)\b|\bdo (you|u) (keep|store|save|log|retain|share) (my|our)\b|\bhow (accurate|reliable|trustworthy|confident|sure|good) (are|is) (you|u|your)\b",
     )
 });
 static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -125,17 +125,17 @@ static GREETING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// by `query`.
 static CATALOG_OVERVIEW: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(overview|summary|summari[sz]e|tour)\b.*\b(catalog|registry|collections?|codecollections?|everything|all)\b|\b(which|what) (code ?)?collections\b|\bwhat('s| is) (in|inside) (the|this|your) (catalog|registry)\b|\bwhat do you (have|cover|know about)\s*[?.!]*$|\b(overview|summary|rundown)\b.*\b(indexed|available|you (have|know|cover))\b|\bwhat (areas|topics|domains|technologies|platforms|kinds of (things|problems|systems)) (does|do) (the |this |your )?(registry|catalog|collections?|you) (cover|support|handle)\b",
+        r"\b(overview|summary|summari[sz]e|tour)\b.*\b(catalog|registry|collections?|codecollections?|everything|all)\b|\b(which|what) (code ?)?collections\b|\bwhat('s| is) (in|inside) (the|this|your) (catalog|registry)\b|\bwhat do you (have|cover|know about)\s*[?.!]*$|\b(overview|summary|rundown) of (what|everything) (is |'s |you )?(indexed|available|have|know|cover)\b|\bwhat (areas|topics|domains|technologies|platforms|kinds of (things|problems|systems)) (does|do) (the |this |your )?(registry|catalog|collections?|you) (cover|support|handle)\b",
     )
 });
 static CATALOG_RECENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(what'?s|what is|anything|something) new\b|\b(recently|lately) (added|changed|updated|published)\b|\b(added|changed|updated|new|published) (recently|lately|this (week|month|year|quarter|spring|summer|fall|autumn|winter))\b|\bwhat (has )?(changed|was added|got added)\b|\blatest (additions|changes|updates)\b|\bwhat('s| has| have)? been (added|changed|updated|published)\b.{0,60}\b(recently|lately|this (week|month|year))\b|\b(added|changed|updated|new|published)\b.{0,40}\b(in the )?(last|past) (few |couple of )?(days?|weeks?|months?|year)\b",
+        r"\b(what'?s|what is|anything|something) new\b|\b(recently|lately) (added|changed|updated|published)\b|\b(added|changed|updated|new|published) (recently|lately|this (week|month|year|quarter|spring|summer|fall|autumn|winter))\b|\bwhat (has )?(changed|was added|got added)\b|\blatest (additions|changes|updates)\b|\bwhat('s| has| have)? been (added|changed|updated|published)\b.{0,60}\b(recently|lately|this (week|month|year))\b",
     )
 });
 static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(good|best|top|useful|recommended|popular|essential)( (\d+|few|three|five|ten))? (ones?|bundles?|codebundles?|skill templates?|tools|runbooks|monitors|places?|things|checks) (to|for) (start|begin|try|get started|getting started)|\b(suggest|recommend)\b.{0,40}\b((runs?|tries|try|uses?|starts? with) first|(starts?|begins?) with)\b|\b(ones?|bundles?|codebundles?|skill templates?|tools) (are|is|would be) (good|best|useful|recommended) (to|for) (start|begin|try|get started)|\bmost (useful|popular|used)\b|\b(new to|getting started with) (the |this )?(catalog|registry|runwhen|codebundles|skill templates)\b|\bi'?m new\b|^\W*(i'?m |we'?re )?new to (this|it|all this)\b|\bwhere (should|do) (i|we) (start|begin) (with|in) (the |this )?(catalog|registry)\b",
+        r"\b(good|best|top|useful|recommended|popular|essential)( (\d+|few|three|five|ten))? (ones?|bundles?|codebundles?|skill templates?|tools|runbooks|monitors|places?|things|checks) (to|for) (start|begin|try|get started|getting started)|\b(ones?|bundles?|codebundles?|skill templates?|tools) (are|is|would be) (good|best|useful|recommended) (to|for) (start|begin|try|get started)|\bmost (useful|popular|used)\b|\b(new to|getting started with) (the |this )?(catalog|registry|runwhen|codebundles|skill templates)\b|\bi'?m new\b|^\W*(i'?m |we'?re )?new to (this|it|all this)\b|\bwhere (should|do) (i|we) (start|begin) (with|in) (the |this )?(catalog|registry)\b",
     )
 });
 static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
@@ -147,9 +147,9 @@ static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
 static CATALOG_STUFF: LazyLock<Regex> =
     LazyLock::new(|| re(r"\bwhat (\S+ ){0,4}(stuff|things) do (you|u) (have|offer|cover|got)\b"));
 /// "what do you offer for azure", "any runbooks for databases", "which monitors do
-/// you have for kubernetes": asks what the registry holds for a subject. Only with
-/// at most one content word beside the filters (`is_catalog`): "any bundles for
-/// pods stuck in pending" asks for a search.
+/// you have for kubernetes": asks what the registry holds for a subject. Only when
+/// nothing but filters remains (`is_catalog`): "any bundles for pods stuck in
+/// pending" or "what do you have for crashlooping pods" ask for a search.
 static CATALOG_OFFER: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\bwhat (\w+ ){0,3}(do|does) (you|u|the registry|the catalog) (have|offer|cover|got) (for|on|about|in)\b|\bwhat('s| is) available (for|on|in)\b|\b(do|does) (you|u|the registry|the catalog) (have|offer|cover|got) (many|much|any|some|a lot of|lots of) (things|stuff|bundles?|codebundles?|skill templates?|tools|runbooks|monitors|checks)\b|\b(bundles?|codebundles?|skill templates?|tools|runbooks|monitors|slis|checks) (do )?(you|u) (have|offer|got)\b|^\W*(any|are there any|is there any) (bundles?|codebundles?|skill templates?|tools|runbooks|monitors|slis|checks) (for|on|about|covering)\b",
@@ -258,7 +258,7 @@ fn is_catalog(q: &Query, text: &str) -> Option<&'static str> {
     if CATALOG_LIST.is_match(text) || CATALOG_STUFF.is_match(text) {
         return Some("asks for a list");
     }
-    if CATALOG_OFFER.is_match(text) && residual_terms(q).len() <= 1 {
+    if CATALOG_OFFER.is_match(text) && residual_terms(q).is_empty() {
         return Some("asks what the registry holds for a subject");
     }
     // "which read-only tools exist for gcp": a listing of parts whose only
@@ -345,9 +345,7 @@ static DOC_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// "The docs site", "docs deploys": a website the user runs, not documentation.
 static DOCS_AS_A_PLACE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\bdocs? (site|website|portal|pages?|app|server|domain|deploys?|deployments?|previews?|builds?)\b",
-    )
+    re(r"\bdocs? (site|website|portal|app|server|domain|deploys?|deployments?|builds?)\b")
 });
 
 /// How things are meant to be done, whatever they name (a library, a keyword): the
@@ -630,15 +628,23 @@ mod tests {
             "are there any monitors for redis?",
             "what does the registry offer on gcp",
             "top three tools to start with for azure",
-            "give me a rundown of the collections available",
-            "which tools were updated in the past few weeks",
-            "what sort of checks do you have for mysql",
+            "give me a rundown of what is indexed",
+            "what sort of bundles do you have for postgres",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
-        assert_eq!(
-            cat("any bundles for pods stuck in pending in ns web", &none),
-            None
+        for q in [
+            "any bundles for pods stuck in pending in ns web",
+            "what do you have for crashlooping pods?",
+            "pods crash since we updated the base image last week",
+            "checkout api returns 503s, which runbook would you recommend i run first?",
+            "summary: deployment has 0 available replicas",
+        ] {
+            assert_ne!(cat(q, &none), Some(Category::Catalog), "{q}");
+        }
+        assert_ne!(
+            cat("are our messages retained in kafka after a restart?", &none),
+            Some(Category::Meta)
         );
         assert_eq!(cat("how many pods are restarting in payments", &none), None);
         assert_eq!(cat("which bundle checks pod restarts", &none), None);
@@ -655,10 +661,9 @@ mod tests {
         for q in [
             "what's this assistant for",
             "which sources do you rely on",
-            "are my conversations stored somewhere?",
+            "do you keep my questions somewhere?",
             "how reliable are your answers",
             "who exactly are you",
-            "what model is behind this assistant",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Meta), "{q}");
         }

@@ -23,7 +23,7 @@ const SECTION_MIN: f32 = 0.5;
 /// user's system.
 static OF_A_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(does|do|can|will|would|could|should)\s+the\s+[\w./-]+(\s+[\w./-]+){0,4}?\s+(bundle|codebundle|runbook|sli|monitor|check|tool|skill template|handler|query|healthcheck)\b|\b(bundle|codebundle|runbook|sli|monitor|skill template|tool)\b.{0,60}\b(does|do|can|will|would|could|should)\s+it\b|\b(which|what)\s+([\w-]+\s+){0,2}(mode|modes|method|methods|auth\w*|credentials?|roles?|permissions?|scopes?|syntax|format|operators?|versions?|defaults?|settings?|options?|variables?)\s+(does|do|should|can|will)\s+(it|i|we|the|this|that)\b",
+        r"\b(does|do|can|will|would|could|should)\s+the\s+[\w./-]+(\s+[\w./-]+){0,4}?\s+(bundle|codebundle|runbook|sli|monitor|check|tool|skill template|handler|query|healthcheck)\b|\b(bundle|codebundle|runbook|sli|monitor|skill template|tool)\b.{0,60}\b(does|do|can|will|would|could|should)\s+it\b|\b(which|what)\s+([\w-]+\s+){0,2}(mode|modes|method|methods|auth\w*|credentials?|roles?|permissions?|scopes?|syntax|format|operators?|versions?|defaults?|settings?|options?|variables?)\s+(does|do|should|can|will)\s+(it|i|we|the|this|that|[\w]+-[\w-]+)\b",
     )
     .expect("valid pattern")
 });
