@@ -127,16 +127,9 @@ pub async fn retrieve(
     out.docs = docs.into_values().collect();
     // Each search offers its own top bundle's README; only the answer's top bundle's
     // stays.
-    let top = out
-        .bundles
-        .first()
-        .map(|b| (b.collection.clone(), format!("codebundles/{}/", b.slug)));
-    out.docs.retain(|d| {
-        !d.readme
-            || top
-                .as_ref()
-                .is_some_and(|(c, p)| d.source == *c && d.path.starts_with(p.as_str()))
-    });
+    let top = out.bundles.first().map(|b| b.bundle.clone());
+    out.docs
+        .retain(|d| !d.readme || top.as_ref().is_some_and(|b| d.is_readme_of(b)));
     out.docs.sort_by(|a, b| b.score.total_cmp(&a.score));
     out.docs.truncate(5);
     out.keywords = keywords.into_values().collect();

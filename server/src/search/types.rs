@@ -158,6 +158,17 @@ pub struct DocHit {
     pub readme: bool,
 }
 
+impl DocHit {
+    /// Whether this is a section of `bundle`'s README.
+    pub fn is_readme_of(&self, bundle: &BundleHeader) -> bool {
+        self.readme
+            && self.source == bundle.collection
+            && self
+                .path
+                .starts_with(&format!("codebundles/{}/", bundle.slug))
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct KeywordHit {
     pub id: String,

@@ -39,14 +39,11 @@ pub fn answered_by_readme(
         .first()
         .filter(|b| b.score >= crate::search::README_SUBJECT_MIN)?;
     let section = docs.first().filter(|d| d.score >= SECTION_MIN)?;
-    let of_top = section.readme
-        && section.source == top.collection
-        && section
-            .path
-            .starts_with(&format!("codebundles/{}/", top.slug));
-    (of_top && OF_A_TOOL.is_match(&query.text.to_lowercase())).then(|| Classification {
-        category: Category::Documentation,
-        method: ClassifyMethod::Rules,
-        reason: "asks how one bundle works; its README answers".into(),
+    (section.is_readme_of(top) && OF_A_TOOL.is_match(&query.text.to_lowercase())).then(|| {
+        Classification {
+            category: Category::Documentation,
+            method: ClassifyMethod::Rules,
+            reason: "asks how one bundle works; its README answers".into(),
+        }
     })
 }

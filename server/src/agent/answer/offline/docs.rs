@@ -103,13 +103,7 @@ pub(super) fn documentation(g: &Grounding) -> String {
         })
         .flatten();
     // A section of a bundle's README comes with that bundle.
-    let readme_of = section
-        .filter(|d| crate::search::is_readme_section(d.id))
-        .and_then(|d| {
-            g.retrieval.bundles.iter().find(|b| {
-                b.collection == d.source && d.path.starts_with(&format!("codebundles/{}/", b.slug))
-            })
-        });
+    let readme_of = g.retrieval.bundles.iter().find(|b| top.is_readme_of(b));
     let pick = named
         .or(readme_of)
         .map(|b| ("The bundle", b))
