@@ -572,7 +572,7 @@ async fn catalog_meta_and_vocabulary() {
 
     let hi = ask(
         &server.url,
-        json!({"question": "hello! what can you do for me?"}),
+        json!({"question": "hello! what can you do for us?"}),
     )
     .await;
     assert!(cards(&hi).is_empty(), "meta answers have no cards");

@@ -35,6 +35,8 @@ pub struct Agent {
     pub(crate) searcher: Arc<Searcher>,
     pub(crate) llm: Option<LlmClient>,
     examples: tokio::sync::OnceCell<classify::ExampleIndex>,
+    /// Turns searching and grounding at once (see `turn::COMPUTING_AT_ONCE`).
+    computing: tokio::sync::Semaphore,
 }
 
 impl Agent {
@@ -56,6 +58,7 @@ impl Agent {
             searcher,
             llm,
             examples: tokio::sync::OnceCell::new(),
+            computing: tokio::sync::Semaphore::new(turn::computing_at_once()),
         })
     }
 

@@ -113,7 +113,97 @@ static RUN_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A greeting in front of a real question ("hello! what can you do for me").
+/// What the assistant remembers and where its knowledge comes from: "you" or
+/// "your" with memory verbs or the assistant's own data, not the user's
+/// ("do you recall…", "how fresh is your index", "can you also read other repos").
+static MEMORY_AND_DATA: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(do|can|will|would|did) (you|u)( \w+)? (remember|recall|forget)\b|\byour (knowledge|data|information|info|index|answers|sources|training data)\b.*\b(come|comes|coming|built|based|drawn|taken|updated|refreshed|synced|rebuilt|current|fresh|stale|old|up to date)\b|\b(how|where|when)\b.*\b(come|comes|is|are|was|were) your (knowledge|data|information|info|index|answers|sources)\b|\b(can|could|will|would) (you|u)( also| even| ever)? (index|crawl|search|read|include|add|cover) (our|my|other|random|any|more|private|internal|additional|third[- ]party)( \w+){0,2} (repos|repositories|collections|codecollections|registries)\b",
+    )
+});
+
+/// Small talk after a greeting ("hi, new here", "hello, just trying this out"):
+/// nothing to search for, so the greeting is answered. Any other word (a
+/// technology, a problem, a resource) makes it a question.
+const SMALL_TALK: &[&str] = &[
+    "a",
+    "again",
+    "all",
+    "am",
+    "and",
+    "app",
+    "are",
+    "around",
+    "assistant",
+    "back",
+    "bot",
+    "chat",
+    "checking",
+    "curious",
+    "day",
+    "doing",
+    "everyone",
+    "exploring",
+    "first",
+    "folks",
+    "for",
+    "getting",
+    "going",
+    "here",
+    "hope",
+    "how",
+    "i",
+    "i'm",
+    "im",
+    "is",
+    "it",
+    "just",
+    "looking",
+    "me",
+    "my",
+    "new",
+    "of",
+    "ok",
+    "okay",
+    "on",
+    "out",
+    "playing",
+    "poking",
+    "so",
+    "started",
+    "starting",
+    "team",
+    "test",
+    "testing",
+    "the",
+    "there",
+    "thing",
+    "this",
+    "time",
+    "to",
+    "today",
+    "tool",
+    "try",
+    "trying",
+    "up",
+    "use",
+    "using",
+    "week",
+    "well",
+    "what's",
+    "with",
+    "you",
+];
+
+fn only_small_talk(rest: &str) -> bool {
+    let mut words = rest
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .peekable();
+    words.peek().is_some() && words.all(|w| SMALL_TALK.contains(&w))
+}
+
+/// A greeting in front of a real question ("hello! what can you do for us").
 static GREETING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^\s*(hi|hello|hey|hey there|hi there|hello there|yo|howdy|good (morning|afternoon|evening))\b[\s!,.]*",
@@ -331,10 +421,15 @@ static STRONG_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static KEYWORD_WORD: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\bkeywords?\b|\brw\.[a-z]\w*|\bpython (library|module|function)\b"));
+    // "kw" is chat shorthand for keyword, but not inside a name ("kw-api").
+    LazyLock::new(|| {
+        re(
+            r"\bkeywords?\b|(^|[^\w-])kws?([^\w-]|$)|\brw\.[a-z]\w*|\bpython (library|module|function)\b",
+        )
+    });
 static LIBRARY_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\blibrar(y|ies)\b.*\b(robot|python|keyword|import|call|function|method)\b|\b(robot|python|keyword|import|call)\b.*\blibrar(y|ies)\b",
+        r"\b(librar(y|ies)|libs?)\b.*\b(robot|python|keyword|import|call|function|method)\b|\b(robot|python|keyword|import|call)\b.*\b(librar(y|ies)|libs?)\b",
     )
 });
 static DOC_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -374,8 +469,12 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
         return rule(Category::Meta, "ends the conversation");
     }
     let rest = GREETING_LEAD.replace(&q, "");
+    if rest.len() < q.len() && only_small_talk(&rest) {
+        return rule(Category::Meta, "greeting with small talk");
+    }
     if ABOUT_ME.is_match(&q)
         || ABOUT_ME.is_match(&rest)
+        || MEMORY_AND_DATA.is_match(&q)
         || (ctx.turns.is_empty() && HOW_TO_USE_ME.is_match(&rest))
     {
         return rule(Category::Meta, "question about the assistant");
@@ -650,7 +749,7 @@ mod tests {
         assert_eq!(cat("which bundle checks pod restarts", &none), None);
         assert_eq!(cat("how much memory is the api using", &none), None);
         assert_eq!(
-            cat("hello! what can you do for me?", &none),
+            cat("hello! what can you do for us?", &none),
             Some(Category::Meta)
         );
     }
@@ -666,6 +765,26 @@ mod tests {
             "who exactly are you",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Meta), "{q}");
+        }
+        // Memory, the assistant's own data, a greeting with nothing to search.
+        for q in [
+            "will you still recall this chat next month?",
+            "how stale is your index, when was it rebuilt",
+            "can you also crawl other repositories than these",
+            "hey! just poking around for the first time",
+            "good afternoon, new on the team here",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::Meta), "{q}");
+        }
+        // A greeting in front of a problem, and "your"/"remember" about the user's
+        // systems, stay questions.
+        for q in [
+            "hi, the checkout pods are stuck in pending",
+            "hello, new deployment fails its readiness probe",
+            "i remember a check for stale dns records, which was it",
+            "the kw-api deployment rolls back on every release",
+        ] {
+            assert_eq!(cat(q, &none), None, "{q}");
         }
         assert_eq!(cat("hey there", &none), Some(Category::Meta));
         assert_eq!(
@@ -840,6 +959,13 @@ mod tests {
             cat("which keyword runs a bash file?", &none),
             Some(Category::KeywordLibrary)
         );
+        // Chat shorthand: "kw" and "lib".
+        for q in [
+            "what kw retries a flaky cli call",
+            "which python lib do i import to get the k8s helpers",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::KeywordLibrary), "{q}");
+        }
         // What a readme holds or how one is made is documentation; a bundle whose
         // readme mentions something is a search.
         for q in [

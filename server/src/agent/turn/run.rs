@@ -28,13 +28,23 @@ impl Agent {
     ) -> Result<(), Failure> {
         let dry_run = options.dry_run;
         let t_all = Instant::now();
+        // Without a model nothing in understanding waits but for the embedder, so
+        // the gate covers it too; a model's classify and rewrite stay outside.
+        let early = match self.llm {
+            None => Some(self.computing().await?),
+            Some(_) => None,
+        };
         let snapshot = self.understand(st, session_id, sink, options).await?;
-
+        let computing = match early {
+            Some(permit) => permit,
+            None => self.computing().await?,
+        };
         self.search(st, &snapshot, sink).await?;
 
         sink.stage("write", "Writing…").await?;
         let t = Instant::now();
         let grounding = self.ground(st, snapshot).await?;
+        drop(computing);
         let (written, streamed) = self.write(st, &grounding, sink).await?;
         st.outcome = answer::finish(&grounding, written, &st.read_bundles);
         st.answer = st.outcome.text.clone();
@@ -74,6 +84,15 @@ impl Agent {
         })
         .await?;
         Ok(())
+    }
+
+    /// A place among the turns computing at once, in arrival order.
+    async fn computing(&self) -> Result<tokio::sync::SemaphorePermit<'_>, Failure> {
+        // Nothing closes the gate; were it closed, the server would be going away.
+        self.computing
+            .acquire()
+            .await
+            .map_err(|_| Failure::ShuttingDown)
     }
 
     /// The conversation so far, the turn's row on disk, the question read once,
