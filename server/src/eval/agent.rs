@@ -131,6 +131,9 @@ fn score(
         expected,
         doc_hit,
         keyword_hit,
+        doc_top_score: trace
+            .as_ref()
+            .map(|t| t.trace["docs"][0]["score"].as_f64().unwrap_or(0.0) as f32),
         routed_by: trace.as_ref().and_then(|t| {
             t.trace["classification"]["reason"]
                 .as_str()

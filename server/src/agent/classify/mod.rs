@@ -643,6 +643,31 @@ fn about_parts(q: &Query) -> bool {
     .any(|r| q.mentions(*r))
 }
 
+/// The question's vector for the vote. The search will need it spelling-corrected
+/// and with its concept words too: asked with the vote's text they share one
+/// forward pass (a small batch costs little more than one text), and the search
+/// finds them in the query cache, so a turn waits for one pass before searching
+/// instead of two. Offline turn p50 49 → 42 ms, p95 81 → 76 ms on the public
+/// collections; embedding them on the other core in parallel instead measured no
+/// better.
+async fn embed_for_turn(
+    query: &Query,
+    embedder: &dyn Embedder,
+) -> Result<Vec<f32>, crate::index::embed::EmbedError> {
+    let mut texts = vec![query.text.clone()];
+    let corrected = query.corrected_text();
+    if corrected != query.text {
+        texts.push(corrected);
+    }
+    texts.extend(query.expanded_text());
+    embedder
+        .embed(&texts, Purpose::Query)
+        .await?
+        .into_iter()
+        .next()
+        .ok_or_else(|| crate::index::embed::EmbedError::Model("no vector for the question".into()))
+}
+
 pub async fn offline(
     query: &Query,
     ctx: &SessionContext,
@@ -653,10 +678,8 @@ pub async fn offline(
         return c;
     }
     if let Some(ex) = examples.filter(|e| e.embedder_id() == embedder.id())
-        && let Ok(v) = embedder
-            .embed(std::slice::from_ref(&query.text), Purpose::Query)
-            .await
-        && let Some(vote) = v.first().and_then(|q| ex.vote(q))
+        && let Ok(v) = embed_for_turn(query, embedder).await
+        && let Some(vote) = ex.vote(&v)
         && (vote.category != Category::Catalog || about_the_catalog(query))
     {
         return Classification {

@@ -94,6 +94,11 @@ impl State {
                 "rewrite": self.rewrite,
                 "plan": self.plan,
                 "searches": self.retrieval.searches,
+                // The best doc sections found, whether or not the answer used them:
+                // why a question was or was not answered from the docs.
+                "docs": self.retrieval.docs.iter().take(3).map(|d| json!({
+                    "path": d.path, "heading": d.heading, "score": d.score, "readme": d.readme,
+                })).collect::<Vec<_>>(),
                 "no_match": self.retrieval.no_match,
                 "uncovered": self.retrieval.uncovered,
                 "correlations": self.retrieval.correlations,
