@@ -465,12 +465,14 @@ fn the_load_benchmark_streams_real_turns_and_finds_them_saved() {
     let dir = tempfile::tempdir().unwrap();
     let (ok, _, err) = run(bin().args(["index", "-q", "--data-dir"]).arg(dir.path()));
     assert!(ok, "{err}");
-    // One address asks all the questions: lift the per-client rate limit.
+    // One address asks all the questions, more at once than the default allows:
+    // lift the per-client rate and the streams limit.
     let (mut child, url) = common::spawn_serve(
         bin()
             .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
             .arg(dir.path())
-            .env("REGISTRY_CHAT_SERVER_TURNS_PER_MINUTE", "1000"),
+            .env("REGISTRY_CHAT_SERVER_TURNS_PER_MINUTE", "1000")
+            .env("REGISTRY_CHAT_SERVER_MAX_CONCURRENT_TURNS", "64"),
     );
     let questions = dir.path().join("questions.txt");
     std::fs::write(
@@ -484,11 +486,11 @@ fn the_load_benchmark_streams_real_turns_and_finds_them_saved() {
             "bench",
             "load",
             // More streams than the turns the server lets compute at once (four
-            // per core): the rest queue, and every one still finishes.
+            // per core, up to 11 cores): the rest queue, and every one finishes.
             "--concurrency",
-            "20",
+            "48",
             "--turns",
-            "40",
+            "96",
             "--url",
             &url,
         ])
@@ -501,9 +503,9 @@ fn the_load_benchmark_streams_real_turns_and_finds_them_saved() {
     let _ = child.kill();
     let _ = child.wait();
     assert!(ok, "{err}");
-    assert!(out.contains("40 done, 0 failed"), "{out}");
+    assert!(out.contains("96 done, 0 failed"), "{out}");
     for row in ["first byte", "first token", "done", "server RSS"] {
         assert!(out.contains(row), "no {row} row: {out}");
     }
-    assert!(out.contains("saved: 40 of 40 completed turns"), "{out}");
+    assert!(out.contains("saved: 96 of 96 completed turns"), "{out}");
 }

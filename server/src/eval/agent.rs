@@ -131,9 +131,11 @@ fn score(
         expected,
         doc_hit,
         keyword_hit,
+        // None when the turn did not search (meta, catalog) or found no section.
         doc_top_score: trace
             .as_ref()
-            .map(|t| t.trace["docs"][0]["score"].as_f64().unwrap_or(0.0) as f32),
+            .and_then(|t| t.trace["docs"][0]["score"].as_f64())
+            .map(|s| s as f32),
         routed_by: trace.as_ref().and_then(|t| {
             t.trace["classification"]["reason"]
                 .as_str()

@@ -38,8 +38,8 @@ pub struct QuestionResult {
     pub doc_hit: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub keyword_hit: Option<bool>,
-    /// Agent mode: the best doc section's score (0 when none was found), for
-    /// reading documentation routing.
+    /// Agent mode: the best doc section's score (none when the turn did not
+    /// search or found no section), for reading documentation routing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc_top_score: Option<f32>,
     /// Agent mode: the category the turn was routed to.

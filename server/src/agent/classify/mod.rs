@@ -118,7 +118,7 @@ static RUN_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
 /// ("do you recall…", "how fresh is your index", "can you also read other repos").
 static MEMORY_AND_DATA: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(do|can|will|would|did) (you|u)( \w+)? (remember|recall|forget)\b|\byour (knowledge|data|information|info|index|answers|sources|training data)\b.*\b(come|comes|coming|built|based|drawn|taken|updated|refreshed|synced|rebuilt|current|fresh|stale|old|up to date)\b|\b(how|where|when)\b.*\b(come|comes|is|are|was|were) your (knowledge|data|information|info|index|answers|sources)\b|\b(can|could|will|would) (you|u)( also| even| ever)? (index|crawl|search|read|include|add|cover) (our|my|other|random|any|more|private|internal|additional|third[- ]party)( \w+){0,2} (repos|repositories|collections|codecollections|registries)\b",
+        r"\b(do|can|will|would|did) (you|u)( \w+)? (remember|recall|forget) (what (i|we)|anything|our (conversation|chat)s?|this (conversation|chat)|(my|our) (earlier |previous |past |last )?questions|me)\b|\byour (knowledge|data|information|info|index|answers|sources|training data)( \w+){0,3} (come from|comes from|built from|based on|updated|refreshed|synced|rebuilt|up to date)\b|\b(how|where|when)( \w+){0,3} (is|are|was|were|does|do) your (knowledge|data|information|info|index|answers|sources)\b|\b(can|could|will|would) (you|u)( also| even| ever)? (index|crawl|search|read|include|add|cover) (our|my|other|random|any|private|internal|additional|third[- ]party)( \w+){0,2} (repos|repositories|registries|github)(\s*[?.!]*$|,? (too|as well|also|besides|than|or (only|just)|other than|beyond)\b)",
     )
 });
 
@@ -131,7 +131,6 @@ const SMALL_TALK: &[&str] = &[
     "all",
     "am",
     "and",
-    "app",
     "are",
     "around",
     "assistant",
@@ -141,7 +140,6 @@ const SMALL_TALK: &[&str] = &[
     "checking",
     "curious",
     "day",
-    "doing",
     "everyone",
     "exploring",
     "first",
@@ -155,8 +153,6 @@ const SMALL_TALK: &[&str] = &[
     "i",
     "i'm",
     "im",
-    "is",
-    "it",
     "just",
     "looking",
     "me",
@@ -182,11 +178,8 @@ const SMALL_TALK: &[&str] = &[
     "time",
     "to",
     "today",
-    "tool",
     "try",
     "trying",
-    "up",
-    "use",
     "using",
     "week",
     "well",
@@ -421,15 +414,18 @@ static STRONG_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static KEYWORD_WORD: LazyLock<Regex> =
-    // "kw" is chat shorthand for keyword, but not inside a name ("kw-api").
-    LazyLock::new(|| {
-        re(
-            r"\bkeywords?\b|(^|[^\w-])kws?([^\w-]|$)|\brw\.[a-z]\w*|\bpython (library|module|function)\b",
-        )
-    });
+    LazyLock::new(|| re(r"\bkeywords?\b|\brw\.[a-z]\w*|\bpython (library|module|function)\b"));
+/// "kw" is chat shorthand for keyword, but not inside a name ("kw-api",
+/// "kw.example.com") nor as one ("the kw namespace", "ns kw").
+static KW_SHORTHAND: LazyLock<Regex> = LazyLock::new(|| re(r"(^|[^\w./-])kws?([^\w./-]|$)"));
+static KW_AS_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bkws? (namespace|ns|service|svc|cluster|app|pods?|deployment|database|db|team|env|environment|project|account|bucket|queue|topic)s?\b|\b(namespace|ns|service|svc|cluster|app|project|account) kws?\b",
+    )
+});
 static LIBRARY_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(librar(y|ies)|libs?)\b.*\b(robot|python|keyword|import|call|function|method)\b|\b(robot|python|keyword|import|call)\b.*\b(librar(y|ies)|libs?)\b",
+        r"\blibrar(y|ies)\b.*\b(robot|python|keyword|import|call|function|method)\b|\b(robot|python|keyword|import|call)\b.*\blibrar(y|ies)\b|\blibs?\b.*\b(robot|keywords?|rw\.\w+)|\b(robot|keywords?|rw\.\w+).*\blibs?\b",
     )
 });
 static DOC_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -469,7 +465,8 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
         return rule(Category::Meta, "ends the conversation");
     }
     let rest = GREETING_LEAD.replace(&q, "");
-    if rest.len() < q.len() && only_small_talk(&rest) {
+    // Only to open a conversation: after an answer, "how is it doing" is about it.
+    if ctx.turns.is_empty() && rest.len() < q.len() && only_small_talk(&rest) {
         return rule(Category::Meta, "greeting with small talk");
     }
     if ABOUT_ME.is_match(&q)
@@ -525,7 +522,8 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
         .names
         .iter()
         .any(|n| matches!(n.kind, NameKind::Keyword | NameKind::Library));
-    if KEYWORD_WORD.is_match(&q) || LIBRARY_CONTEXT.is_match(&q) || names_keyword {
+    let kw = KW_SHORTHAND.is_match(&q) && !KW_AS_NAME.is_match(&q);
+    if KEYWORD_WORD.is_match(&q) || kw || LIBRARY_CONTEXT.is_match(&q) || names_keyword {
         return rule(
             Category::KeywordLibrary,
             "asks about keywords or a keyword library",
@@ -791,7 +789,7 @@ mod tests {
         }
         // Memory, the assistant's own data, a greeting with nothing to search.
         for q in [
-            "will you still recall this chat next month?",
+            "will you still recall this conversation next month?",
             "how stale is your index, when was it rebuilt",
             "can you also crawl other repositories than these",
             "hey! just poking around for the first time",
@@ -800,14 +798,29 @@ mod tests {
             assert_eq!(cat(q, &none), Some(Category::Meta), "{q}");
         }
         // A greeting in front of a problem, and "your"/"remember" about the user's
-        // systems, stay questions.
+        // systems or the catalog, stay questions.
         for q in [
             "hi, the checkout pods are stuck in pending",
             "hello, new deployment fails its readiness probe",
+            "hey, is the app up?",
+            "hi, how is the web tier doing today",
             "i remember a check for stale dns records, which was it",
+            "can you recall which check covers certificate expiry",
+            "could you search other collections for a consumer lag check",
+            "from your index which bundles clean up old snapshots",
             "the kw-api deployment rolls back on every release",
+            "pods in the kw namespace keep getting evicted",
+            "kw.prod.example.net answers 502",
+            "our python service crashloops since we bumped its libs",
         ] {
             assert_eq!(cat(q, &none), None, "{q}");
+        }
+        // After an answer, small talk and "do you remember the …" are about it.
+        for q in [
+            "hi again, how is it now",
+            "do you remember the vault bundle, does it have slis",
+        ] {
+            assert_ne!(cat(q, &with_history()), Some(Category::Meta), "{q}");
         }
         assert_eq!(cat("hey there", &none), Some(Category::Meta));
         assert_eq!(
@@ -985,7 +998,7 @@ mod tests {
         // Chat shorthand: "kw" and "lib".
         for q in [
             "what kw retries a flaky cli call",
-            "which python lib do i import to get the k8s helpers",
+            "which lib do i import in robot to get the k8s helpers",
         ] {
             assert_eq!(cat(q, &none), Some(Category::KeywordLibrary), "{q}");
         }

@@ -28,13 +28,7 @@ impl Agent {
     ) -> Result<(), Failure> {
         let dry_run = options.dry_run;
         let t_all = Instant::now();
-        // Without a model nothing in understanding waits but for the embedder, so
-        // the gate covers it too; a model's classify and rewrite stay outside.
-        let early = match self.llm {
-            None => Some(self.computing().await?),
-            Some(_) => None,
-        };
-        let snapshot = self.understand(st, session_id, sink, options).await?;
+        let (snapshot, early) = self.understand(st, session_id, sink, options).await?;
         let computing = match early {
             Some(permit) => permit,
             None => self.computing().await?,
@@ -104,7 +98,13 @@ impl Agent {
         session_id: Option<&str>,
         sink: &Sink,
         options: &TurnOptions,
-    ) -> Result<std::sync::Arc<crate::search::Snapshot>, Failure> {
+    ) -> Result<
+        (
+            std::sync::Arc<crate::search::Snapshot>,
+            Option<tokio::sync::SemaphorePermit<'_>>,
+        ),
+        Failure,
+    > {
         let dry_run = options.dry_run;
         sink.stage("understand", "Understanding the question…")
             .await?;
@@ -129,6 +129,13 @@ impl Agent {
                 .await
                 .map_err(AgentError::from)?;
         }
+        // Past the database: without a model, nothing from here on waits but for
+        // the embedder, so the gate covers understanding too. A model's classify
+        // and rewrite stay outside it (the permit is taken after them).
+        let early = match self.llm {
+            None => Some(self.computing().await?),
+            Some(_) => None,
+        };
         let snapshot = self.searcher.snapshot();
         st.query = snapshot.understand(&st.question);
         st.classification = self
@@ -163,7 +170,7 @@ impl Agent {
         };
         st.plan = plan::plan(&st.query, category, &st.rewrite, &platforms);
         st.time("plan", t);
-        Ok(snapshot)
+        Ok((snapshot, early))
     }
 
     /// The plan's queries, each read once, searched together.
