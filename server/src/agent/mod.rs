@@ -35,7 +35,7 @@ pub struct Agent {
     pub(crate) searcher: Arc<Searcher>,
     pub(crate) llm: Option<LlmClient>,
     examples: tokio::sync::OnceCell<classify::ExampleIndex>,
-    /// Turns searching and grounding at once (see `turn::COMPUTING_AT_ONCE`).
+    /// The gate on turns computing at once (see `turn::computing_at_once`).
     computing: tokio::sync::Semaphore,
 }
 

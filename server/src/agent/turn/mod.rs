@@ -26,14 +26,14 @@ use tokio::sync::mpsc;
 use tracing::Instrument;
 
 /// Turns searching and grounding (without a model, understanding too) at once.
-/// Those stages only compute (the
-/// embedder, scoring, bundle records) and wait for nothing but the embedder's
-/// workers: two hundred streams running them together just interleave, so
-/// every turn finishes as late as the last and all their working sets are alive
-/// at once. A fair queue finishes turns in arrival order with a bounded working
-/// set; the model's calls (classify, rewrite, write) stay outside it. Four per
-/// core keep the embedder's workers fed with batches: with 200 streams on 2
-/// cores, peak RSS 300–332 MB ungated, 230–266 MB at 8, turns/s within noise.
+/// Those stages only compute (the embedder, scoring, bundle records) and wait
+/// for nothing but the embedder's workers: two hundred streams running them
+/// together just interleave, so every turn finishes as late as the last and all
+/// their working sets are alive at once. A fair queue finishes turns in arrival
+/// order with a bounded working set; the model's calls (classify, rewrite,
+/// write) and the database work before them stay outside it. Four per core keep
+/// the embedder's workers fed with batches: with 200 streams on 2 cores, peak
+/// RSS 300–332 MB ungated, 230–266 MB at 8, turns/s within noise.
 pub(crate) fn computing_at_once() -> usize {
     4 * std::thread::available_parallelism().map_or(2, |n| n.get())
 }
