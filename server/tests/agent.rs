@@ -472,6 +472,31 @@ async fn a_keyword_answer_points_at_real_calls_of_it() {
     }
 }
 
+/// Of the seventeen callers of Run Bash File, the one on the platform the question
+/// names is shown first; the question's other words do not reorder them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keyword_answer_shows_first_the_callers_on_the_platform_asked_about() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let ev = ask(
+        &server.url,
+        json!({"question": "which keyword runs our own bash script file from a task? show me a gcp bundle that does it"}),
+    )
+    .await;
+    let cited = citations(&ev);
+    assert!(
+        cited.iter().any(|c| c == "kw:RW.CLI.Run Bash File"),
+        "{cited:?}"
+    );
+    let text = answer_text(&ev);
+    let at = regex::Regex::new(r"\[bundle:([\w.-]+/[\w.-]+)\] — `").unwrap();
+    let first = at.captures(&text).map(|c| c[1].to_string());
+    assert_eq!(
+        first.as_deref(),
+        Some("cloud-ops/gcp-cloudrun-service-health"),
+        "{text}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_interrupted_turn_is_saved_as_interrupted() {
     let server = TestServer::start_indexed(|_| {}).await;

@@ -77,6 +77,8 @@ fn public_golden_sets_on_the_public_collections() {
         ("public10", "heldout", "agent", 0.86, 0.70),
         ("public11", "tuning", "agent", 0.84, 0.85),
         ("public11", "heldout", "agent", 0.90, 0.85),
+        ("public12", "tuning", "agent", 0.82, 0.75),
+        ("public12", "heldout", "agent", 0.82, 0.85),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",

@@ -615,7 +615,7 @@ mod tests {
             resource_stems: ["queue", "function"].map(String::from).into(),
             ..Default::default()
         };
-        let c = ctx_with("are messages piling up in our sqs queues");
+        let c = ctx_with("are messages stacking up in our sqs queues");
         let q = Query::parse("and for the functions on gcp?", &v);
         let rw = by_rules(&q, Category::FollowUp, &c, &v);
         assert!(!rw.query.contains("queues"), "{}", rw.query);

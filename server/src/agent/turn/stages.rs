@@ -124,8 +124,7 @@ impl Agent {
             && let Some(list) = keyword_users.get_mut(&top.id)
         {
             // Ranking is a nicety: without it the users keep the most-tasks order.
-            if let Err(e) =
-                crate::agent::library::rank_users(&self.searcher, &st.query, top, list).await
+            if let Err(e) = crate::agent::library::rank_users(&self.searcher, &st.query, list).await
             {
                 tracing::warn!(error = %e, "ranking a keyword's users failed");
             }

@@ -14,10 +14,17 @@
 //! streams: 44 → 61 turns/s), and memory holds one batch per core whatever the
 //! number of streams. Alone, a query waits for nothing.
 //!
+//! A turn embeds a few texts at once (the question, its corrected and its
+//! expanded form). When no other request is queued or running those texts are
+//! split over the workers, each part a pass of its own: the cores that would wait run them side
+//! by side, and no short text is padded to the longest. Under load nothing is
+//! split, so passes keep batching many turns' texts.
+//!
 //! Only queries come here: a reindex embeds thousands of chunks in long passes
 //! and keeps its own thread, so questions are not queued behind it.
 
 use super::EmbedError;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use tokio::sync::oneshot;
 
@@ -29,11 +36,26 @@ type Reply = oneshot::Sender<Result<Vec<Vec<f32>>, EmbedError>>;
 struct Job {
     texts: Vec<String>,
     reply: Reply,
+    /// A part of a split request: its pass takes nothing else, so the other
+    /// parts go to the other workers.
+    solo: bool,
 }
 
 #[derive(Clone)]
 pub struct Batcher {
     jobs: mpsc::Sender<Job>,
+    workers: usize,
+    /// Requests queued or in a pass right now.
+    in_flight: Arc<AtomicUsize>,
+}
+
+/// Counts a request out when it ends, answered or dropped.
+struct InFlight<'a>(&'a AtomicUsize);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Batcher {
@@ -54,7 +76,8 @@ impl Batcher {
         let (jobs, queue) = mpsc::channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
         let embed = Arc::new(embed);
-        for w in 0..workers.max(1) {
+        let workers = workers.max(1);
+        for w in 0..workers {
             let (queue, embed) = (queue.clone(), embed.clone());
             std::thread::Builder::new()
                 .name(format!("query-embed-{w}"))
@@ -70,28 +93,73 @@ impl Batcher {
                 })
                 .expect("spawn a query embedding worker");
         }
-        Batcher { jobs }
+        Batcher {
+            jobs,
+            workers,
+            in_flight: Arc::new(AtomicUsize::new(0)),
+        }
     }
 
     pub async fn embed(&self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let (reply, answer) = oneshot::channel();
-        self.jobs
-            .send(Job { texts, reply })
-            .map_err(|_| EmbedError::Model("the query embedding thread has stopped".into()))?;
-        answer
-            .await
-            .map_err(|_| EmbedError::Model("the query embedding thread has stopped".into()))?
+        // Alone only when nothing else is queued or running: of a burst of
+        // requests the first is split and the rest batch as before.
+        let idle = self.in_flight.fetch_add(1, Ordering::SeqCst) == 0;
+        let _counted = InFlight(&self.in_flight);
+        let parts = if idle && self.workers > 1 && texts.len() > 1 {
+            split(&texts, self.workers)
+        } else {
+            vec![(0..texts.len()).collect()]
+        };
+        let solo = parts.len() > 1;
+        let mut answers = Vec::with_capacity(parts.len());
+        for part in &parts {
+            let (reply, answer) = oneshot::channel();
+            let texts = part.iter().map(|&i| texts[i].clone()).collect();
+            self.jobs
+                .send(Job { texts, reply, solo })
+                .map_err(|_| stopped())?;
+            answers.push(answer);
+        }
+        let mut out = vec![Vec::new(); texts.len()];
+        for (part, answer) in parts.iter().zip(answers) {
+            let vectors = answer.await.map_err(|_| stopped())??;
+            for (&i, v) in part.iter().zip(vectors) {
+                out[i] = v;
+            }
+        }
+        Ok(out)
     }
 }
 
-/// The next job and every job waiting behind it, up to `MAX_TEXTS` texts; `None`
-/// once the batcher is gone. Workers take turns at the queue.
+fn stopped() -> EmbedError {
+    EmbedError::Model("the query embedding thread has stopped".into())
+}
+
+/// Text indices in at most `workers` parts of about equal length: longest text
+/// first, each to the part with the least so far.
+fn split(texts: &[String], workers: usize) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
+    let mut parts: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); workers.min(texts.len())];
+    for i in order {
+        if let Some(p) = parts.iter_mut().min_by_key(|p| p.0) {
+            p.0 += texts[i].len();
+            p.1.push(i);
+        }
+    }
+    parts.into_iter().map(|p| p.1).collect()
+}
+
+/// The next job and every job waiting behind it, up to `MAX_TEXTS` texts (a
+/// split request's part alone); `None` once the batcher is gone. Workers take
+/// turns at the queue.
 fn next_batch(queue: &Mutex<mpsc::Receiver<Job>>) -> Option<Vec<Job>> {
     let queue = queue.lock().unwrap_or_else(|p| p.into_inner());
     let first = queue.recv().ok()?;
     let mut texts = first.texts.len();
+    let solo = first.solo;
     let mut batch = vec![first];
-    while texts < MAX_TEXTS {
+    while !solo && texts < MAX_TEXTS {
         let Ok(job) = queue.try_recv() else { break };
         texts += job.texts.len();
         batch.push(job);
@@ -152,6 +220,34 @@ mod tests {
         }
         let n = passes.load(Ordering::SeqCst);
         assert!(n < 20, "20 callers took {n} passes");
+    }
+
+    #[tokio::test]
+    async fn an_idle_batcher_runs_a_requests_texts_side_by_side_in_order() {
+        let sizes = Arc::new(Mutex::new(Vec::new()));
+        let seen = sizes.clone();
+        let batcher = Batcher::with_workers(
+            move |texts| {
+                seen.lock().unwrap().push(texts.len());
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                Ok(texts.iter().map(|t| vec![t.len() as f32]).collect())
+            },
+            2,
+        );
+        let texts = vec!["a".repeat(3), "b".repeat(9), "c".repeat(5)];
+        let v = batcher.embed(texts).await.unwrap();
+        assert_eq!(v, vec![vec![3.0], vec![9.0], vec![5.0]]);
+        let mut sizes = sizes.lock().unwrap().clone();
+        sizes.sort();
+        // The longest alone, the two shorter together: two passes, one per worker.
+        assert_eq!(sizes, vec![1, 2]);
+    }
+
+    #[test]
+    fn split_balances_parts_by_length() {
+        let texts: Vec<String> = [4, 10, 3, 3].iter().map(|&n| "x".repeat(n)).collect();
+        assert_eq!(split(&texts, 2), vec![vec![1], vec![0, 2, 3]]);
+        assert_eq!(split(&texts[..1], 2), vec![vec![0]]);
     }
 
     #[tokio::test]

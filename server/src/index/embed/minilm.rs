@@ -236,15 +236,10 @@ impl Embedder for MiniLm {
         purpose: Purpose,
     ) -> BoxFuture<'a, Result<Vec<Vec<f32>>, EmbedError>> {
         if purpose == Purpose::Query {
-            // One job per text: idle workers embed a search's texts (the question,
-            // the question with concept terms) side by side; busy ones batch them
-            // with other turns' anyway. (Both in one pass on one worker: 14.6 ms
-            // against 12.1 side by side.)
-            return Box::pin(async move {
-                let each = texts.iter().map(|t| self.queries.embed(vec![t.clone()]));
-                let vectors = futures::future::try_join_all(each).await?;
-                Ok(vectors.into_iter().flatten().collect())
-            });
+            // The batcher runs them side by side when its workers are idle and
+            // batches them with other turns' when busy (one job per text let the
+            // first worker take all of them into one pass: no gain when idle).
+            return Box::pin(self.queries.embed(texts.to_vec()));
         }
         let inner = self.inner.clone();
         let texts = texts.to_vec();
