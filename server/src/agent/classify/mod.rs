@@ -434,6 +434,16 @@ static DOC_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// What a setting defaults to, what a file must contain, which of a bundle's modes
+/// to pick, the idea behind a design: a README or doc section answers these, not
+/// a bundle run. (Checked on the tuning halves: it fired on documentation
+/// questions only.)
+static ABOUT_SETTINGS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bwhat('s| is| are)? the defaults?\b|\bdefault values?\b|\bwhich (mode|option|setting|approach|variant)s? (should|do|would|can) (i|we)\b|\bwhich (one )?should (i|we) (use|pick|choose)\b|\b(needs?|has) to look like\b|\bwhich fields\b|\bfields? (are|is) (required|mandatory|optional)\b|\b(required|mandatory|optional) fields\b|\b(format|schema|shape) of (the|a|an|my|our|its)\b|\b(idea|philosophy|reasoning|thinking) behind\b",
+    )
+});
+
 /// "The docs site", "docs deploys": a website the user runs, not documentation.
 static DOCS_AS_A_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\bdocs? (site|website|portal|app|server|domain|deploys?|deployments?|builds?)\b")
@@ -533,6 +543,12 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
         return rule(
             Category::Documentation,
             "asks how things work or are written",
+        );
+    }
+    if ABOUT_SETTINGS.is_match(&q) {
+        return rule(
+            Category::Documentation,
+            "asks about defaults, formats, modes or design",
         );
     }
     if (IN_A_TASK.is_match(&q) && !OTHER_TASKS.is_match(&q))
@@ -686,6 +702,16 @@ pub async fn offline(
             reason: format!("nearest examples ({:.2})", vote.best),
         };
     }
+    // In a conversation, a question no rule or example placed goes on from what
+    // came before ("a standby lags far behind now", "any quota limits as
+    // well?"): the rewrite keeps the subject unless the question names its own.
+    if !ctx.turns.is_empty() {
+        return Classification {
+            category: Category::FollowUp,
+            method: ClassifyMethod::Rules,
+            reason: "in a conversation".into(),
+        };
+    }
     Classification {
         category: Category::General,
         method: ClassifyMethod::Rules,
@@ -727,6 +753,38 @@ mod tests {
 
     fn cat(q: &str, ctx: &SessionContext) -> Option<Category> {
         by_rules(&Query::parse(q, &vocab()), ctx).map(|c| c.category)
+    }
+
+    #[test]
+    fn questions_about_settings_formats_and_design_are_documentation() {
+        let none = SessionContext::default();
+        for q in [
+            "what is the default timeout of the cron bundle, can i change it?",
+            "which mode should i use for the loki bundle, proxy or direct?",
+            "what does the config file need to look like, which fields are required?",
+            "whats the idea behind the generic bundles?",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
+        }
+        // Problems to solve stay searches.
+        for q in [
+            "pods in payments keep restarting, where do I start?",
+            "the default node pool in aks is out of capacity",
+        ] {
+            assert_ne!(cat(q, &none), Some(Category::Documentation), "{q}");
+        }
+    }
+
+    /// What no rule or example places goes on from the conversation when there is
+    /// one, and is a plain search when there is none.
+    #[tokio::test]
+    async fn an_unplaced_question_continues_a_conversation() {
+        let q = Query::parse("any quota limits we could run into as well?", &vocab());
+        let embedder = crate::index::embed::HashEmbedder;
+        let got = offline(&q, &with_history(), None, &embedder).await;
+        assert_eq!(got.category, Category::FollowUp);
+        let got = offline(&q, &SessionContext::default(), None, &embedder).await;
+        assert_eq!(got.category, Category::General);
     }
 
     #[test]
