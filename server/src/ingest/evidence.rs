@@ -23,6 +23,9 @@ pub(super) struct Evidence {
     descriptions: HashMap<String, usize>,
     /// Fields later calls read from the result (`${rsp.stdout}` → `stdout`).
     fields: HashMap<String, usize>,
+    /// The programs callers run through a command argument (`cmd=kubectl get
+    /// pods` → `kubectl`), by how often.
+    programs: HashMap<String, usize>,
     /// collection id → calls, and its first call site (file, line).
     by_collection: BTreeMap<i64, (usize, String, usize)>,
 }
@@ -69,6 +72,9 @@ impl Evidence {
                 .filter(|d| !d.trim().is_empty())
             {
                 *self.descriptions.entry(d.trim().to_string()).or_default() += 1;
+            }
+            if let Some(p) = program(a) {
+                *self.programs.entry(p).or_default() += 1;
             }
         }
         for f in fields_read(call.sites, call.at) {
@@ -156,8 +162,48 @@ impl Evidence {
                 fields.join(", ")
             ));
         }
+        // Programs run by at least two calls: one-off commands are noise.
+        let programs: Vec<&str> = most_common(&self.programs, 6)
+            .into_iter()
+            .filter(|p| self.programs[*p] >= 2)
+            .collect();
+        if !programs.is_empty() {
+            parts.push(format!("Runs commands such as {}.", programs.join(", ")));
+        }
         parts.join(" ")
     }
+}
+
+/// The program a command argument runs (`cmd=kubectl get pods -n x` → `kubectl`;
+/// `cmd=${KUBERNETES_DISTRIBUTION_BINARY} get pods` → `kubernetes`, the variable's
+/// first word): the words a question about running that program shares with the
+/// keyword ("run a kubectl one-liner in a task"). Shell syntax, switches
+/// (`cmd_override=true`) and numbers say nothing.
+fn program(arg: &str) -> Option<String> {
+    const SYNTAX: &[&str] = &["if", "for", "while", "do", "then", "true", "false", "set"];
+    const GENERIC: &[&str] = &["cmd", "command", "binary", "bin", "exec", "name", "the"];
+    let (name, value) = arg.split_once('=')?;
+    let name = name.trim().to_lowercase();
+    if !(name == "cmd" || name == "command" || name.ends_with("_cmd") || name.ends_with("_command"))
+    {
+        return None;
+    }
+    let first = value
+        .trim_start_matches(['"', '\'', ' '])
+        .split_whitespace()
+        .next()?;
+    let word = match first.strip_prefix("${").and_then(|v| v.strip_suffix('}')) {
+        Some(var) => var.split('_').next()?.to_lowercase(),
+        None => first.rsplit('/').next()?.to_lowercase(),
+    };
+    (word.len() >= 2
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && word.chars().any(|c| c.is_ascii_alphabetic())
+        && !SYNTAX.contains(&word.as_str())
+        && !GENERIC.contains(&word.as_str()))
+    .then_some(word)
 }
 
 /// The fields of call `at`'s result that the task's later calls read: `${rsp}=`
@@ -242,6 +288,37 @@ mod tests {
         assert_eq!(
             ev.usage(),
             "Called with: cmd=, env=. Callers read from its result: stdout."
+        );
+    }
+
+    #[test]
+    fn usage_names_the_programs_callers_run() {
+        let sites = [
+            site("RW.CLI.Run Cli", &[], &["cmd=kubectl get pods -n x"]),
+            site("RW.CLI.Run Cli", &[], &["cmd=/usr/bin/kubectl top nodes"]),
+            site("RW.CLI.Run Cli", &[], &["cmd=${CMD}"]),
+            site("RW.CLI.Run Cli", &[], &["cmd=date"]),
+            site("RW.CLI.Run Cli", &[], &["env=kubectl", "cmd_override=true"]),
+            site("RW.CLI.Run Cli", &[], &["cmd=${KUBECTL_BINARY} get pods"]),
+        ];
+        let mut ev = Evidence::default();
+        for at in 0..sites.len() {
+            ev.add(&Call {
+                collection: 1,
+                kind: TaskKind::Task,
+                bundle: 7,
+                file: "runbook.robot",
+                sites: &sites,
+                at,
+                name: "Run Cli",
+            });
+        }
+        // kubectl three times (once through a variable named for it); `date` once
+        // (noise); a generic variable, a switch and a non-command never.
+        assert!(
+            ev.usage().ends_with("Runs commands such as kubectl."),
+            "{}",
+            ev.usage()
         );
     }
 }

@@ -118,7 +118,7 @@ static RUN_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
 /// ("do you recall…", "how fresh is your index", "can you also read other repos").
 static MEMORY_AND_DATA: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(do|can|will|would|did) (you|u)( \w+)? (remember|recall|forget) (what (i|we)|anything|our (conversation|chat)s?|this (conversation|chat)|(my|our) (earlier |previous |past |last )?questions|me)\b|\byour (knowledge|data|information|info|index|answers|sources|training data)( \w+){0,3} (come from|comes from|built from|based on|updated|refreshed|synced|rebuilt|up to date)\b|\b(how|where|when)( \w+){0,3} (is|are|was|were|does|do) your (knowledge|data|information|info|index|answers|sources)\b|\b(can|could|will|would) (you|u)( also| even| ever)? (index|crawl|search|read|include|add|cover) (our|my|other|random|any|private|internal|additional|third[- ]party)( \w+){0,2} (repos|repositories|registries|github)(\s*[?.!]*$|,? (too|as well|also|besides|than|or (only|just)|other than|beyond)\b)",
+        r"\b(do|can|will|would|did) (you|u)( \w+)? (remember|recall|forget) (what (i|we)|anything|our (conversation|chat)s?|this (conversation|chat)|(my|our) (earlier |previous |past |last )?questions|me)\b|\byour (knowledge|data|information|info|index|answers|sources|training data)( \w+){0,3} (come from|comes from|built from|based on|updated|refreshed|synced|rebuilt|up to date)\b|\b(how|where|when)( \w+){0,3} (is|are|was|were|does|do) your (knowledge|data|information|info|index|answers|sources)\b|\bhow (up[- ]to[- ]date|current|fresh|recent|old|stale|complete|accurate) (is|are) (what (you|u) know|everything (you|u) know|your (knowledge|data|information|info|index|catalog|answers|sources))\b|\b(can|could|will|would) (you|u)( also| even| ever)? (index|crawl|search|read|include|add|cover) (our|my|other|random|any|private|internal|additional|third[- ]party)( \w+){0,2} (repos|repositories|registries|github)(\s*[?.!]*$|,? (too|as well|also|besides|than|or (only|just)|other than|beyond)\b)",
     )
 });
 
@@ -849,6 +849,7 @@ mod tests {
         for q in [
             "will you still recall this conversation next month?",
             "how stale is your index, when was it rebuilt",
+            "how current is everything you know about the collections",
             "can you also crawl other repositories than these",
             "hey! just poking around for the first time",
             "good afternoon, new on the team here",
