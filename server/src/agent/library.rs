@@ -3,11 +3,12 @@
 //! that use it, rather than the single nearest keyword.
 
 use crate::catalog::KeywordUse;
-use crate::query::phrase::{Phrase, stems, words};
+use crate::query::phrase::{Phrase, stem, stems, words};
 use crate::search::Snapshot;
 use crate::store::StoreError;
 use rusqlite::Connection;
 use serde::Serialize;
+use std::collections::HashMap;
 
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct LibraryKeyword {
@@ -125,16 +126,25 @@ pub async fn rank_users(
         .filter(|n| n.kind == crate::query::NameKind::Collection)
         .map(|n| n.id.as_str())
         .collect();
-    let things: Vec<&String> = query
-        .technologies
+    // Resource kinds are stems ("databas"): matched as stems, searched as the
+    // words the question used.
+    let kinds = &query.resource_kinds;
+    let kind_words: Vec<&str> = query
+        .words
         .iter()
-        .chain(&query.resource_kinds)
+        .filter(|w| kinds.contains(&stem(w)))
+        .map(String::as_str)
         .collect();
-    if platforms.is_empty() && collections.is_empty() && things.is_empty() {
+    if platforms.is_empty()
+        && collections.is_empty()
+        && query.technologies.is_empty()
+        && kinds.is_empty()
+    {
         return Ok(());
     }
     let snap = searcher.snapshot();
-    let phrases: Vec<Phrase> = things
+    let phrases: Vec<Phrase> = query
+        .technologies
         .iter()
         .map(|t| Phrase::new(t))
         .filter(|p| !p.is_empty())
@@ -159,16 +169,18 @@ pub async fn rank_users(
         usize::from(platforms.contains(&b.platform))
             + usize::from(collections.contains(&b.collection.as_str()))
             + phrases.iter().filter(|p| p.find(&stems).is_some()).count()
+            + kinds.iter().filter(|k| stems.contains(k)).count()
     };
-    let first = fit(&users[0].key);
-    if users.iter().all(|u| fit(&u.key) == first) {
+    let fits: HashMap<String, usize> = users.iter().map(|u| (u.key.clone(), fit(&u.key))).collect();
+    if fits.values().all(|f| *f == fits[&users[0].key]) {
         return Ok(());
     }
     let names: Vec<&str> = platforms
         .iter()
         .map(String::as_str)
         .chain(collections.iter().copied())
-        .chain(things.iter().map(|t| t.as_str()))
+        .chain(query.technologies.iter().map(String::as_str))
+        .chain(kind_words.iter().copied())
         .collect();
     let query = crate::query::Query::parse(&names.join(" "), &snap.vocab);
     let options = crate::search::SearchOptions {
@@ -187,8 +199,9 @@ pub async fn rank_users(
             .position(|b| b.key == key)
             .unwrap_or(usize::MAX)
     };
-    // Stable: equal ranks (not found) keep the most-tasks-first order.
-    users.sort_by_key(|u| rank(&u.key));
+    // The better fit first, then the search's order; stable, so equal ones (not
+    // found) keep the most-tasks-first order.
+    users.sort_by_key(|u| (std::cmp::Reverse(fits[&u.key]), rank(&u.key)));
     Ok(())
 }
 

@@ -177,7 +177,7 @@ impl Evidence {
 /// The program a command argument runs (`cmd=kubectl get pods -n x` → `kubectl`;
 /// `cmd=${KUBERNETES_DISTRIBUTION_BINARY} get pods` → `kubernetes`, the variable's
 /// first word): the words a question about running that program shares with the
-/// keyword ("run a kubectl one-liner in a task"). Shell syntax, switches
+/// keyword ("which keyword runs kubectl for me"). Shell syntax, switches
 /// (`cmd_override=true`) and numbers say nothing.
 fn program(arg: &str) -> Option<String> {
     const SYNTAX: &[&str] = &["if", "for", "while", "do", "then", "true", "false", "set"];
@@ -188,10 +188,11 @@ fn program(arg: &str) -> Option<String> {
     {
         return None;
     }
+    // Past leading environment assignments (`KUBECONFIG=./kc kubectl …`).
     let first = value
         .trim_start_matches(['"', '\'', ' '])
         .split_whitespace()
-        .next()?;
+        .find(|t| t.starts_with("${") || !t.contains('='))?;
     let word = match first.strip_prefix("${").and_then(|v| v.strip_suffix('}')) {
         Some(var) => var.split('_').next()?.to_lowercase(),
         None => first.rsplit('/').next()?.to_lowercase(),
@@ -300,6 +301,11 @@ mod tests {
             site("RW.CLI.Run Cli", &[], &["cmd=date"]),
             site("RW.CLI.Run Cli", &[], &["env=kubectl", "cmd_override=true"]),
             site("RW.CLI.Run Cli", &[], &["cmd=${KUBECTL_BINARY} get pods"]),
+            site(
+                "RW.CLI.Run Cli",
+                &[],
+                &["cmd=KUBECONFIG=./kc kubectl get ns"],
+            ),
         ];
         let mut ev = Evidence::default();
         for at in 0..sites.len() {
@@ -313,7 +319,8 @@ mod tests {
                 name: "Run Cli",
             });
         }
-        // kubectl three times (once through a variable named for it); `date` once
+        // kubectl four times (through a variable named for it, after an
+        // environment assignment); `date` once
         // (noise); a generic variable, a switch and a non-command never.
         assert!(
             ev.usage().ends_with("Runs commands such as kubectl."),

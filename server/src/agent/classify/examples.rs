@@ -66,8 +66,9 @@ impl ExampleIndex {
         &self.embedder_id
     }
 
-    /// The category the `K` nearest examples weigh most, when it is not general
-    /// and its nearest example is close enough; `None` leaves the default.
+    /// The category the `K` nearest examples weigh most (general too: an
+    /// operational problem), when its nearest example is close enough; `None`
+    /// leaves the default.
     pub fn vote(&self, q: &[f32]) -> Option<Vote> {
         let mut scored: Vec<(Category, f32)> =
             self.vectors.iter().map(|(c, v)| (*c, dot(q, v))).collect();
@@ -84,7 +85,7 @@ impl ExampleIndex {
         let (category, _, best) = weight
             .into_iter()
             .max_by(|a, b| a.1.total_cmp(&b.1).then(a.2.total_cmp(&b.2)))?;
-        (category != Category::General && best >= MIN_BEST).then_some(Vote { category, best })
+        (best >= MIN_BEST).then_some(Vote { category, best })
     }
 }
 
@@ -130,13 +131,18 @@ mod tests {
     }
 
     #[test]
-    fn general_or_far_examples_leave_the_default() {
+    fn general_examples_say_general_and_far_ones_leave_the_default() {
         let ix = index(&[
             (Category::Meta, [0.5, 0.866]),
             (Category::General, [1.0, 0.0]),
             (Category::General, [0.95, 0.312]),
         ]);
-        assert_eq!(ix.vote(&[1.0, 0.0]), None);
+        // An operational problem by its examples: a plain search, also in a
+        // conversation (where the default would continue it).
+        assert_eq!(
+            ix.vote(&[1.0, 0.0]).map(|v| v.category),
+            Some(Category::General)
+        );
         // The winner's nearest example is too far to trust.
         let far = index(&[(Category::Meta, [0.5, 0.866])]);
         assert_eq!(far.vote(&[1.0, 0.0]), None);

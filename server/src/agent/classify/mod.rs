@@ -440,7 +440,7 @@ static DOC_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
 /// questions only.)
 static ABOUT_SETTINGS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bwhat('s| is| are)? the defaults?\b|\bdefault values?\b|\bwhich (mode|option|setting|approach|variant)s? (should|do|would|can) (i|we)\b|\bwhich (one )?should (i|we) (use|pick|choose)\b|\b(needs?|has) to look like\b|\bwhich fields\b|\bfields? (are|is) (required|mandatory|optional)\b|\b(required|mandatory|optional) fields\b|\b(format|schema|shape) of (the|a|an|my|our|its)\b|\b(idea|philosophy|reasoning|thinking) behind\b",
+        r"\bwhat('s| is| are) the defaults? (values? )?(for|of)\b|\bwhat does \S+ default to\b|\bwhich (mode|option|setting|variant|auth method)s? should (i|we) (use|pick|choose|set)\b|\bmodes?,? which (one )?should (i|we) (use|pick|choose)\b|\b(needs?|has) to look like\b|\bwhich fields\b|\bfields? (are|is) (required|mandatory|optional)\b|\b(required|mandatory|optional) fields\b|\b(format|schema|shape) of (the|a|an|my|our|its) (\w+ )?(config|configuration|settings|file|json|yaml|payload|input|issues? file|variables?)\b|\b(idea|philosophy|reasoning|thinking) behind\b",
     )
 });
 
@@ -545,12 +545,6 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
             "asks how things work or are written",
         );
     }
-    if ABOUT_SETTINGS.is_match(&q) {
-        return rule(
-            Category::Documentation,
-            "asks about defaults, formats, modes or design",
-        );
-    }
     if (IN_A_TASK.is_match(&q) && !OTHER_TASKS.is_match(&q))
         || RUN_A_SCRIPT.is_match(&q)
         || (AUTHOR_CONTEXT.is_match(&q) && HOW_OR_WHICH.is_match(&q))
@@ -561,6 +555,12 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
         return rule(
             Category::KeywordLibrary,
             "asks how to do something from inside a task",
+        );
+    }
+    if ABOUT_SETTINGS.is_match(&q) {
+        return rule(
+            Category::Documentation,
+            "asks about defaults, formats, modes or design",
         );
     }
     None
@@ -639,6 +639,8 @@ static RUN_A_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
 /// for a search. Catalog examples the guard refuses still do work: a question
 /// worded like them lands among them rather than beside a meta or documentation
 /// example, and the guard then leaves it to the default, as the rules would.
+/// (A general vote is an answer, not the default: it keeps a question in a
+/// conversation a search.)
 fn about_the_catalog(q: &Query) -> bool {
     about_parts(q) && residual_terms(q).len() <= 1
 }
@@ -662,8 +664,8 @@ fn about_parts(q: &Query) -> bool {
 /// forward pass (a small batch costs little more than one text), and the search
 /// finds them in the query cache, so a turn waits for one pass before searching
 /// instead of two. Offline turn p50 49 → 42 ms, p95 81 → 76 ms on the public
-/// collections; embedding them on the other core in parallel instead measured no
-/// better.
+/// collections; the embedding workers then run the texts side by side when
+/// nothing else waits (see `index::embed::batcher`).
 async fn embed_for_turn(
     query: &Query,
     embedder: &dyn Embedder,
@@ -702,9 +704,10 @@ pub async fn offline(
             reason: format!("nearest examples ({:.2})", vote.best),
         };
     }
-    // In a conversation, a question no rule or example placed goes on from what
-    // came before ("a standby lags far behind now", "any quota limits as
-    // well?"): the rewrite keeps the subject unless the question names its own.
+    // In a conversation, a question no rule placed and no example vote reached
+    // goes on from what came before ("a standby lags far behind now", "any quota
+    // limits as well?"): the rewrite keeps the subject unless the question names
+    // its own. One the examples call an operational problem stays a search.
     if !ctx.turns.is_empty() {
         return Classification {
             category: Category::FollowUp,
@@ -759,17 +762,26 @@ mod tests {
     fn questions_about_settings_formats_and_design_are_documentation() {
         let none = SessionContext::default();
         for q in [
-            "what is the default timeout of the cron bundle, can i change it?",
+            "what is the default for the cron bundle's timeout, can i change it?",
             "which mode should i use for the loki bundle, proxy or direct?",
+            "proxy or direct mode, which should we pick for the loki bundle?",
             "what does the config file need to look like, which fields are required?",
             "whats the idea behind the generic bundles?",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
         }
-        // Problems to solve stay searches.
+
+        // Problems to solve stay searches (a review's examples).
         for q in [
             "pods in payments keep restarting, where do I start?",
             "the default node pool in aks is out of capacity",
+            "what's the default node pool doing? nodes are NotReady",
+            "pods fall back to default values for memory limits and get OOMKilled",
+            "the format of the logs is broken since the fluentd upgrade",
+            "the schema of our postgres db drifted after the migration",
+            "the shape of our traffic changed after the deploy",
+            "which option do we have to drain a stuck node?",
+            "disk pressure on our nodes, which one should I use?",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Documentation), "{q}");
         }
@@ -785,6 +797,15 @@ mod tests {
         assert_eq!(got.category, Category::FollowUp);
         let got = offline(&q, &SessionContext::default(), None, &embedder).await;
         assert_eq!(got.category, Category::General);
+        // A question the examples call an operational problem stays a search in a
+        // conversation: the vote says general, it is not the default.
+        let examples = ExampleIndex::build(&embedder).await.unwrap();
+        let q = Query::parse(
+            "pods keep restarting with oomkilled in namespace payments",
+            &vocab(),
+        );
+        let got = offline(&q, &with_history(), Some(&examples), &embedder).await;
+        assert_eq!(got.category, Category::General, "{got:?}");
     }
 
     #[test]

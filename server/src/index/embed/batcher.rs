@@ -15,8 +15,8 @@
 //! number of streams. Alone, a query waits for nothing.
 //!
 //! A turn embeds a few texts at once (the question, its corrected and its
-//! expanded form). When no other request is queued or running those texts are
-//! split over the workers, each part a pass of its own: the cores that would wait run them side
+//! expanded form). When no other request is waiting for vectors (a cancelled
+//! one's pass may still be running) those texts are split over the workers, each part a pass of its own: the cores that would wait run them side
 //! by side, and no short text is padded to the longest. Under load nothing is
 //! split, so passes keep batching many turns' texts.
 //!
@@ -36,8 +36,9 @@ type Reply = oneshot::Sender<Result<Vec<Vec<f32>>, EmbedError>>;
 struct Job {
     texts: Vec<String>,
     reply: Reply,
-    /// A part of a split request: its pass takes nothing else, so the other
-    /// parts go to the other workers.
+    /// A part of a split request: a pass it starts takes nothing else, so the
+    /// other parts go to the other workers (a pass another job starts may still
+    /// take it along; it is answered all the same).
     solo: bool,
 }
 
@@ -101,7 +102,7 @@ impl Batcher {
     }
 
     pub async fn embed(&self, texts: Vec<String>) -> Result<Vec<Vec<f32>>, EmbedError> {
-        // Alone only when nothing else is queued or running: of a burst of
+        // Split only when no other request waits for vectors: of a burst of
         // requests the first is split and the rest batch as before.
         let idle = self.in_flight.fetch_add(1, Ordering::SeqCst) == 0;
         let _counted = InFlight(&self.in_flight);
@@ -123,6 +124,13 @@ impl Batcher {
         let mut out = vec![Vec::new(); texts.len()];
         for (part, answer) in parts.iter().zip(answers) {
             let vectors = answer.await.map_err(|_| stopped())??;
+            if vectors.len() != part.len() {
+                return Err(EmbedError::Model(format!(
+                    "{} vectors for {} texts",
+                    vectors.len(),
+                    part.len()
+                )));
+            }
             for (&i, v) in part.iter().zip(vectors) {
                 out[i] = v;
             }
@@ -147,7 +155,11 @@ fn split(texts: &[String], workers: usize) -> Vec<Vec<usize>> {
             p.1.push(i);
         }
     }
-    parts.into_iter().map(|p| p.1).collect()
+    parts
+        .into_iter()
+        .map(|p| p.1)
+        .filter(|p| !p.is_empty())
+        .collect()
 }
 
 /// The next job and every job waiting behind it, up to `MAX_TEXTS` texts (a
@@ -241,6 +253,36 @@ mod tests {
         sizes.sort();
         // The longest alone, the two shorter together: two passes, one per worker.
         assert_eq!(sizes, vec![1, 2]);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_request_while_another_waits_is_not_split() {
+        let sizes = Arc::new(Mutex::new(Vec::new()));
+        let seen = sizes.clone();
+        let batcher = Batcher::with_workers(
+            move |texts| {
+                seen.lock().unwrap().push(texts.len());
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                Ok(texts.iter().map(|t| vec![t.len() as f32]).collect())
+            },
+            2,
+        );
+        let first = {
+            let b = batcher.clone();
+            tokio::spawn(async move { b.embed(vec!["a".into()]).await })
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        let v = batcher
+            .embed(vec!["bb".into(), "ccc".into()])
+            .await
+            .unwrap();
+        assert_eq!(v, vec![vec![2.0], vec![3.0]]);
+        first.await.unwrap().unwrap();
+        let mut sizes = sizes.lock().unwrap().clone();
+        sizes.sort();
+        assert_eq!(sizes, vec![1, 2]);
+        // Both answered: nothing counts as waiting any more.
+        assert_eq!(batcher.in_flight.load(Ordering::SeqCst), 0);
     }
 
     #[test]
