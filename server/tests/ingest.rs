@@ -848,7 +848,7 @@ fn how_bundles_call_a_shipped_keyword_is_indexed_beside_its_docstring() {
         vec![(
             "Run Line".to_string(),
             "Run Line (keyword in library RW.Shell). Called with: cmd=, env=. \
-             Callers read from its result: stdout."
+             Callers read from its result: stdout. Runs commands such as date."
                 .to_string()
         )]
     );
