@@ -62,7 +62,17 @@ async fn minilm_batching_and_padding_do_not_change_vectors() {
         "a considerably longer sentence about nodes running out of disk space",
         &long,
     ]);
+    // Counters only grow (other tests in this binary embed too).
+    let pieces = |kind: &str| {
+        registry_chat::metrics::METRICS
+            .embed_pieces
+            .with_label_values(&["document", kind])
+            .get()
+    };
+    let (text, padding) = (pieces("text"), pieces("padding"));
     let batch = m.embed(&input, Purpose::Passage).await.unwrap();
+    // The pass's work shows in `/metrics`: the short texts were padded to the long one.
+    assert!(pieces("text") >= text + 400 && pieces("padding") > padding);
     for (i, t) in input.iter().enumerate() {
         let alone = m
             .embed(std::slice::from_ref(t), Purpose::Passage)

@@ -60,6 +60,7 @@ async fn metrics_count_turns_stages_requests_and_the_index() {
     ];
     assert!(delta("registry_chat_http_requests_total", &chat) >= 1.0);
     assert!(delta("registry_chat_embed_seconds", &[("purpose", "query")]) >= 1.0);
+    assert!(delta("registry_chat_embed_texts_total", &[("purpose", "query")]) >= 1.0);
     // Index figures per collection, as the catalog has them.
     assert_eq!(
         total(&after, "registry_chat_index_bundles", &[]),

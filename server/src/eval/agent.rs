@@ -86,9 +86,10 @@ fn score(
     let keyword_hit = (!q.expected_keywords.is_empty()).then(|| {
         cited("kw").any(|c| {
             let id = c.id.to_lowercase();
-            q.expected_keywords
-                .iter()
-                .any(|w| id.ends_with(&format!(".{}", w.to_lowercase())))
+            q.expected_keywords.iter().any(|w| {
+                let w = w.to_lowercase();
+                id == format!("kw:{w}") || id.ends_with(&format!(".{w}"))
+            })
         })
     });
     let grounded = h.error.is_none().then(|| {

@@ -33,7 +33,8 @@ pub struct Question {
     /// `path#anchor` of doc sections that answer a documentation question.
     #[serde(default)]
     pub expected_docs: Vec<String>,
-    /// Keyword names for keyword-library questions.
+    /// Keywords for keyword-library questions, by name (`Run Bash File`) or with
+    /// their library (`RW.CLI.Run Bash File`).
     #[serde(default)]
     pub expected_keywords: Vec<String>,
 }

@@ -54,7 +54,7 @@ pub async fn run_retrieval_with(
             res.keywords.iter().take(5).any(|k| {
                 q.expected_keywords
                     .iter()
-                    .any(|w| w.eq_ignore_ascii_case(&k.name))
+                    .any(|w| w.eq_ignore_ascii_case(&k.name) || w.eq_ignore_ascii_case(&k.id))
             })
         });
         out.push(QuestionResult {

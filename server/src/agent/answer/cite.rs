@@ -5,7 +5,6 @@
 use crate::search::Snapshot;
 use app::api::{Citation, CitationKind};
 use regex::Regex;
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 static CITE: LazyLock<Regex> =
@@ -30,8 +29,6 @@ pub fn format(kind: CitationKind, id: &str) -> String {
 /// Resolves citation ids against the current index.
 pub struct Resolver<'a> {
     snap: &'a Snapshot,
-    docs: HashMap<String, i64>,
-    keywords: HashMap<String, i64>,
     /// Bundles this turn retrieved or read: only they may be cited (an answer
     /// steered by text in the corpus cannot recommend an unrelated bundle).
     allowed: Option<std::collections::HashSet<String>>,
@@ -41,12 +38,6 @@ impl<'a> Resolver<'a> {
     pub fn new(snap: &'a Snapshot) -> Self {
         Resolver {
             snap,
-            docs: snap.docs.values().map(|d| (d.cite_id(), d.id)).collect(),
-            keywords: snap
-                .keywords
-                .values()
-                .map(|k| (k.cite_id(), k.id))
-                .collect(),
             allowed: None,
         }
     }
@@ -74,7 +65,7 @@ impl<'a> Resolver<'a> {
                 })
             }
             CitationKind::Doc => {
-                let d = self.snap.docs.get(self.docs.get(id)?)?;
+                let d = self.snap.docs.get(self.snap.doc_by_cite.get(id)?)?;
                 let label = match &d.heading {
                     Some(h) if h != &d.title => format!("{} › {h}", d.title),
                     _ => d.title.clone(),
@@ -87,7 +78,7 @@ impl<'a> Resolver<'a> {
                 })
             }
             CitationKind::Kw => {
-                let k = self.snap.keywords.get(self.keywords.get(id)?)?;
+                let k = self.snap.keywords.get(self.snap.keyword_by_cite.get(id)?)?;
                 Some(Citation {
                     id: full,
                     kind,

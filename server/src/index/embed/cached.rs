@@ -48,6 +48,10 @@ impl Embedder for CachedEmbedder {
         if purpose != Purpose::Query {
             return Box::pin(async move {
                 let t = std::time::Instant::now();
+                crate::metrics::METRICS
+                    .embed_texts
+                    .with_label_values(&["document"])
+                    .inc_by(texts.len() as u64);
                 let r = self.inner.embed(texts, purpose).await;
                 observe("document", t);
                 r
@@ -73,6 +77,10 @@ impl Embedder for CachedEmbedder {
                 .inc_by(out.iter().filter(|v| v.is_some()).count() as u64);
             if !missing.is_empty() {
                 let t = std::time::Instant::now();
+                crate::metrics::METRICS
+                    .embed_texts
+                    .with_label_values(&["query"])
+                    .inc_by(missing.len() as u64);
                 let vectors = self.inner.embed(&missing, purpose).await?;
                 observe("query", t);
                 let mut c = self.cache.lock().unwrap_or_else(|p| p.into_inner());

@@ -81,20 +81,22 @@ impl MiniLm {
         let shared = inner.clone();
         Ok(MiniLm {
             inner,
-            queries: Batcher::start(move |texts| shared.embed_all(texts)),
+            queries: Batcher::start(move |texts| shared.embed_all(texts, "query")),
             id: format!("minilm-l6-v2-{size}"),
         })
     }
 }
 
 impl Inner {
-    fn embed_batch(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+    /// One forward pass; `purpose` labels its work in `/metrics`.
+    fn embed_batch(&self, texts: &[String], purpose: &str) -> Result<Vec<Vec<f32>>, EmbedError> {
         let err = |e: &dyn std::fmt::Display| EmbedError::Model(e.to_string());
         let enc = self
             .tokenizer
             .encode_batch(texts.to_vec(), true)
             .map_err(|e| err(&e))?;
         let seq = enc.first().map_or(0, |e| e.get_ids().len());
+        count_pass(purpose, texts.len(), seq, &enc);
         let ids: Vec<u32> = enc.iter().flat_map(|e| e.get_ids().to_vec()).collect();
         let mask: Vec<u32> = enc
             .iter()
@@ -115,11 +117,11 @@ impl Inner {
         run().map_err(|e| err(&e))
     }
 
-    fn embed_all(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+    fn embed_all(&self, texts: &[String], purpose: &str) -> Result<Vec<Vec<f32>>, EmbedError> {
         let mut out = vec![Vec::new(); texts.len()];
         for chunk in by_length(texts).chunks(BATCH) {
             let batch: Vec<String> = chunk.iter().map(|&i| texts[i].clone()).collect();
-            for (&i, v) in chunk.iter().zip(self.embed_batch(&batch)?) {
+            for (&i, v) in chunk.iter().zip(self.embed_batch(&batch, purpose)?) {
                 out[i] = v;
             }
         }
@@ -136,7 +138,7 @@ impl Inner {
         let order = by_length(texts);
         let batches = passes(texts, &order);
         if workers < 2 || batches.len() < 2 {
-            return self.embed_all(texts);
+            return self.embed_all(texts, "document");
         }
         let results: Vec<Result<Embedded, EmbedError>> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..workers)
@@ -153,7 +155,12 @@ impl Inner {
                             for chunk in mine {
                                 let batch: Vec<String> =
                                     chunk.iter().map(|&i| texts[i].clone()).collect();
-                                done.extend(chunk.iter().copied().zip(self.embed_batch(&batch)?));
+                                done.extend(
+                                    chunk
+                                        .iter()
+                                        .copied()
+                                        .zip(self.embed_batch(&batch, "document")?),
+                                );
                             }
                             Ok(done)
                         })
@@ -196,6 +203,24 @@ fn passes<'a>(texts: &[String], order: &'a [usize]) -> Vec<&'a [usize]> {
         out.push(&order[start..]);
     }
     out
+}
+
+/// A pass's work in `/metrics`: word pieces of text and of padding (each text is
+/// padded to the pass's longest), which is what the model's time follows.
+fn count_pass(purpose: &str, texts: usize, seq: usize, enc: &[tokenizers::Encoding]) {
+    let m = &crate::metrics::METRICS;
+    let real: usize = enc
+        .iter()
+        .map(|e| e.get_attention_mask().iter().filter(|&&x| x == 1).count())
+        .sum();
+    m.embed_passes.with_label_values(&[purpose]).inc();
+    let pieces = |kind, n: usize| {
+        m.embed_pieces
+            .with_label_values(&[purpose, kind])
+            .inc_by(n as u64)
+    };
+    pieces("text", real);
+    pieces("padding", (texts * seq).saturating_sub(real));
 }
 
 /// Vectors by text position.
