@@ -111,11 +111,13 @@ pub fn detect(
             } else if p == "kubernetes"
                 && let Some((_, c)) = cues
                     .iter()
-                    .chain(&managed)
                     .filter(|(i, p)| *p != "kubernetes" && pos.abs_diff(*i) <= 6)
+                    .chain(&managed)
                     .max_by_key(|(i, _)| *i)
             {
-                // "kubernetes on azure": the cloud named next to it counts too.
+                // "kubernetes on azure": the cloud named next to it counts too; a
+                // managed cluster named anywhere ("the eks cluster … which k8s
+                // version") is that cloud's Kubernetes, however far apart.
                 intent.wanted.push(c.clone());
             }
         }

@@ -137,6 +137,17 @@ fn managed_kubernetes_means_both() {
     assert!(q.platforms.wanted.contains(&"kubernetes".to_string()));
     assert_eq!(platform_prior(&q.platforms, "kubernetes"), 1.0);
     assert_eq!(platform_prior(&q.platforms, "aws"), -1.0);
+    // Kubernetes named again further on is still that cloud's cluster.
+    let q = Query::parse(
+        "the gke cluster in europe-west4 lost two nodes overnight and the pods on them never came back on another k8s node",
+        &v,
+    );
+    assert!(
+        q.platforms.wanted.contains(&"gcp".to_string()),
+        "{:?}",
+        q.platforms
+    );
+    assert!(q.platforms.wanted.contains(&"kubernetes".to_string()));
 }
 
 #[test]

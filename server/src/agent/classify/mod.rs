@@ -67,7 +67,7 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
 /// question: "that's it?" after a list of results asks for more.
 static CLOSING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\W*((ok(ay)?|great|cool|perfect|awesome|nice|got it|alright|all right)[,!. ]+)?((thanks|thank you|thx|ty|cheers)( (a lot|so much|again))?[,!. ]*)?((that'?s|that is|that'?ll be|that will be) (all|it|everything)( for (now|today|me))?|(i'?m|we'?re|i am|we are) (done|good|all set)( (here|for (now|today)))?|nothing else|(bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))([,!. ]+(thanks|thank you|thx|ty|cheers|bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))*[\s!.]*$",
+        r"^\W*((ok(ay)?|great|cool|perfect|awesome|nice|got it|alright|all right)[,!. ]+)?((thanks|thank you|thx|ty|cheers)( (a lot|so much|again))?[,!. ]*)?((that'?s|that is|that'?ll be|that will be) (all|it|everything)( (i|we) (needed|wanted|need|want|was after|were after))?( for (now|today|me))?|(i'?m|we'?re|i am|we are) (done|good|all set)( (here|for (now|today)))?|nothing else|(bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))([,!. ]+(thanks|thank you|thx|ty|cheers|bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))*[\s!.]*$",
     )
 });
 /// Whether a message only ends the conversation (the meta answer says goodbye).
@@ -122,24 +122,38 @@ static MEMORY_AND_DATA: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Small talk after a greeting ("hi, new here", "hello, just trying this out"):
-/// nothing to search for, so the greeting is answered. Any other word (a
-/// technology, a problem, a resource) makes it a question.
+/// Small talk after a greeting ("hi, new here", "hello, just trying this out",
+/// who is writing: "an sre on the platform team"): nothing to search for, so the
+/// greeting is answered. Any other word (a technology, a problem, a resource)
+/// makes it a question.
 const SMALL_TALK: &[&str] = &[
     "a",
+    "admin",
     "again",
+    "ago",
     "all",
     "am",
+    "an",
     "and",
     "are",
     "around",
+    "as",
     "assistant",
     "back",
+    "been",
     "bot",
     "chat",
     "checking",
     "curious",
     "day",
+    "days",
+    "dev",
+    "developer",
+    "developers",
+    "devops",
+    "engineer",
+    "engineering",
+    "engineers",
     "everyone",
     "exploring",
     "first",
@@ -152,20 +166,36 @@ const SMALL_TALK: &[&str] = &[
     "how",
     "i",
     "i'm",
+    "i've",
     "im",
+    "intern",
+    "joined",
+    "joining",
     "just",
+    "last",
     "looking",
     "me",
+    "month",
+    "months",
     "my",
     "new",
+    "newbie",
     "of",
     "ok",
     "okay",
     "on",
+    "onboarding",
+    "oncall",
+    "ops",
+    "our",
     "out",
+    "platform",
     "playing",
     "poking",
+    "recently",
     "so",
+    "sre",
+    "sres",
     "started",
     "starting",
     "team",
@@ -181,7 +211,10 @@ const SMALL_TALK: &[&str] = &[
     "try",
     "trying",
     "using",
+    "we",
+    "we're",
     "week",
+    "weeks",
     "well",
     "what's",
     "with",
@@ -874,6 +907,8 @@ mod tests {
             "can you also crawl other repositories than these",
             "hey! just poking around for the first time",
             "good afternoon, new on the team here",
+            "hello, devops engineer here, joined last month",
+            "ok cheers, that's everything we wanted",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Meta), "{q}");
         }
@@ -884,6 +919,7 @@ mod tests {
             "hello, new deployment fails its readiness probe",
             "hey, is the app up?",
             "hi, how is the web tier doing today",
+            "hi, platform team here, our ingress is down",
             "i remember a check for stale dns records, which was it",
             "can you recall which check covers certificate expiry",
             "could you search other collections for a consumer lag check",
