@@ -177,6 +177,9 @@ static READ_ONLY_GRAMMAR: LazyLock<regex::Regex> = LazyLock::new(|| {
     .expect("valid pattern")
 });
 
+/// Words that make the name before them a library's.
+const LIBRARY_WORDS: &[&str] = &["library", "libraries", "lib", "libs", "module", "keywords"];
+
 /// "in rw-cli": a library's name written with a hyphen is the short name of a
 /// collection (`rw-cli-codecollection`), not the library (`RW.CLI`).
 fn collection_short_name(q: &Query, name: &NameRef) -> bool {
@@ -350,6 +353,21 @@ impl Query {
         for (p, name) in &vocab.names {
             if p.matches(&q.stems) && !q.names.contains(name) && !collection_short_name(&q, name) {
                 q.names.push(name.clone());
+            }
+        }
+        // "the K8sLog library", "the CLI lib's …": a library by its last part.
+        for (i, w) in q.words.iter().enumerate() {
+            let name = vocab.library_short.get(w).map(|id| NameRef {
+                kind: NameKind::Library,
+                id: id.clone(),
+            });
+            if let Some(name) = name
+                && q.words
+                    .get(i + 1)
+                    .is_some_and(|n| LIBRARY_WORDS.contains(&n.as_str()))
+                && !q.names.contains(&name)
+            {
+                q.names.push(name);
             }
         }
         q.access = wanted_access(&q, lex);

@@ -345,6 +345,23 @@ fn coverage_typos_and_names() {
     // Hyphenated, it is the collection's short name.
     let q = Query::parse("where are the authoring notes kept in rw-cli", &v);
     assert!(!q.names.iter().any(|n| n.kind == NameKind::Library));
+    // By its last part beside "library" or "lib", and only there.
+    let library = |q: &str| {
+        Query::parse(q, &v)
+            .names
+            .into_iter()
+            .find(|n| n.kind == NameKind::Library)
+            .map(|n| n.id)
+    };
+    assert_eq!(
+        library("which bundles use the cli lib's bash file runner").as_deref(),
+        Some("RW.CLI")
+    );
+    assert_eq!(
+        library("the CLI library, what does it offer").as_deref(),
+        Some("RW.CLI")
+    );
+    assert_eq!(library("our cli tool hangs on login"), None);
     assert_eq!(
         Query::parse("read-only checks please", &v).access,
         Some(Access::ReadOnly)

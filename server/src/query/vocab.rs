@@ -59,6 +59,10 @@ pub struct CorpusVocab {
     /// stem → the one major platform its bundles are on.
     pub platform_of: HashMap<String, String>,
     pub names: Vec<(Phrase, NameRef)>,
+    /// A dotted library's last part, lower-case ("k8slog" → RW.K8sLog): people say
+    /// "the K8sLog library". Read only beside such a word (see `Query::parse`):
+    /// alone, many of these are products ("prometheus", "vault").
+    pub library_short: HashMap<String, String>,
     pub resource_stems: HashSet<String>,
     /// Per bundle (snapshot order): stems of its task and SLI names and its display
     /// name: the words for what it does ("Restart Deployment").
@@ -181,6 +185,15 @@ impl CorpusVocab {
         // Libraries by their dotted names only ("RW.CLI"): a library called "Azure"
         // must not turn every Azure question into a library question.
         for l in libraries.into_iter().filter(|l| l.contains('.')) {
+            if let Some(last) = l.rsplit('.').next().filter(|p| !p.contains('_')) {
+                let e = v
+                    .library_short
+                    .entry(last.to_lowercase())
+                    .or_insert_with(|| l.to_string());
+                if l.len() < e.len() {
+                    *e = l.to_string();
+                }
+            }
             v.names.push((
                 Phrase::new(l),
                 NameRef {
