@@ -8,11 +8,13 @@ use crate::graph::Graph;
 use crate::index::build::blob_to_vector;
 use crate::index::vectors::VectorIndex;
 use crate::ingest::ChunkKind;
+use crate::ingest::record::BundleRecord;
 use crate::query::{BundleFacts, CorpusVocab, Query};
 use crate::store::StoreError;
 use app::api::catalog::BundleHeader;
 use rusqlite::Connection;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 #[derive(Clone, Debug)]
 pub struct ChunkMeta {
@@ -63,9 +65,46 @@ pub struct Snapshot {
     pub fingerprint: String,
     /// What the catalog's own words say (see `query::vocab`).
     pub vocab: CorpusVocab,
+    /// Bundle records a turn grounded its answer in, parsed once per snapshot
+    /// (`perf` at 200 streams: parsing the same few records' JSON every turn was
+    /// a fortieth of the CPU). A new snapshot comes with each catalog change, so
+    /// nothing here is stale; bounded, as a registry may hold 50k bundles.
+    pub records: Mutex<lru::LruCache<String, Arc<BundleRecord>>>,
 }
 
+/// Parsed bundle records a snapshot keeps (a few KB each).
+const RECORDS_KEPT: usize = 256;
+
 impl Snapshot {
+    /// One bundle's stored record by `collection/slug`, parsed once per snapshot.
+    pub fn record(
+        &self,
+        c: &Connection,
+        key: &str,
+    ) -> Result<Option<Arc<BundleRecord>>, StoreError> {
+        let kept = self
+            .records
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(key)
+            .cloned();
+        if kept.is_some() {
+            return Ok(kept);
+        }
+        let Some((collection, slug)) = key.split_once('/') else {
+            return Ok(None);
+        };
+        let Some((_, r)) = crate::catalog::record(c, collection, slug)? else {
+            return Ok(None);
+        };
+        let r = Arc::new(r);
+        self.records
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .put(key.to_string(), r.clone());
+        Ok(Some(r))
+    }
+
     /// `common`: the embedder's whole-word vocabulary, when it has one (it tells a
     /// name the catalog lacks from an ordinary English word).
     pub fn load(
@@ -176,6 +215,9 @@ impl Snapshot {
             graph,
             fingerprint,
             vocab,
+            records: Mutex::new(lru::LruCache::new(
+                std::num::NonZeroUsize::new(RECORDS_KEPT).unwrap_or(std::num::NonZeroUsize::MIN),
+            )),
         })
     }
 }

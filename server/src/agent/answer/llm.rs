@@ -69,7 +69,7 @@ fn context(g: &Grounding) -> Value {
         .subject
         .as_ref()
         .and_then(|s| g.records.get(&s.key))
-        .map(tools::bundle_json);
+        .map(|r| tools::bundle_json(r));
     json!({
         "question": g.question,
         "standalone_question": g.rewrite.query,

@@ -30,7 +30,7 @@ pub struct Grounding {
     pub rewrite: Rewrite,
     pub retrieval: Retrieval,
     /// Full records of the bundles that may be recommended (and the subject).
-    pub records: HashMap<String, BundleRecord>,
+    pub records: HashMap<String, Arc<BundleRecord>>,
     /// Bundles that call each keyword in the results (keyword id → users), for a
     /// keyword question the ones fitting it best first.
     pub keyword_users: HashMap<String, Vec<crate::catalog::KeywordUse>>,
@@ -82,7 +82,7 @@ impl Grounding {
     pub fn attribute(&self) -> Option<(Attribute, &BundleRecord)> {
         let a = self.rewrite.attribute?;
         let s = self.rewrite.subject.as_ref()?;
-        Some((a, self.records.get(&s.key)?))
+        Some((a, self.records.get(&s.key)?.as_ref()))
     }
 
     /// A card for a bundle: from this turn's hit when there is one, else from the

@@ -134,10 +134,8 @@ impl Agent {
             .read(move |c| {
                 let mut records = HashMap::new();
                 for key in keys {
-                    if let Some((coll, slug)) = key.split_once('/')
-                        && let Some((_, r)) = crate::catalog::record(c, coll, slug)?
-                    {
-                        records.insert(key.clone(), r);
+                    if let Some(r) = snap.record(c, &key)? {
+                        records.insert(key, r);
                     }
                 }
                 let library = match library {
