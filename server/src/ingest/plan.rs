@@ -479,9 +479,7 @@ fn plan_collection(
             tree.add_file(&f.rel, &f.text);
         }
         let mut keywords = Vec::new();
-        let mut libs: Vec<&String> = tree.modules.keys().collect();
-        libs.sort();
-        for lib in libs {
+        for lib in tree.public_libraries() {
             keywords.extend(tree.keywords(lib).unwrap_or_default());
         }
         // A keyword reachable from a package and a submodule is listed once, under

@@ -363,6 +363,24 @@ impl LibraryTree {
             .insert(dotted, (rel.to_string(), parse_module(text)));
     }
 
+    /// The modules a robot file would import as libraries, sorted: not a private
+    /// module (`_test_log_filter`, any dotted part starting with `_`) nor a test
+    /// module (`test_parsers`, `parsers_test`). Their functions are helpers of the
+    /// library's own tests, and listed as keywords they answered questions about
+    /// what bundles can call ("K 8 Slog" from a test case class).
+    pub fn public_libraries(&self) -> Vec<&String> {
+        let private = |part: &str| {
+            part.starts_with('_') || part.starts_with("test_") || part.ends_with("_test")
+        };
+        let mut libs: Vec<&String> = self
+            .modules
+            .keys()
+            .filter(|l| !l.split('.').any(private))
+            .collect();
+        libs.sort();
+        libs
+    }
+
     /// Resolves `Library    RW.KubeTriage` to its keywords, or `None` when the
     /// library is not in this tree (external, e.g. `RW.Core`).
     pub fn keywords(&self, library: &str) -> Option<Vec<Keyword>> {
@@ -591,5 +609,21 @@ def helper():
         assert_eq!(kws.len(), 1);
         assert_eq!(kws[0].name, "Send Chat Message");
         assert_eq!(kws[0].doc, "Posts.");
+    }
+
+    #[test]
+    fn private_and_test_modules_are_not_libraries() {
+        let mut tree = LibraryTree::default();
+        for f in [
+            "libraries/RW/Notify/__init__.py",
+            "libraries/RW/Notify/chat.py",
+            "libraries/RW/Notify/_test_chat.py",
+            "libraries/RW/Notify/test_chat.py",
+            "libraries/RW/Notify/chat_test.py",
+            "libraries/RW/_Internal/__init__.py",
+        ] {
+            tree.add_file(f, "def send(url):\n    pass\n");
+        }
+        assert_eq!(tree.public_libraries(), vec!["RW.Notify", "RW.Notify.chat"]);
     }
 }
