@@ -12,7 +12,8 @@ fn main() -> ExitCode {
     // is unset, counts the physical cores by parsing /proc/cpuinfo each time
     // (`perf` at 200 streams: a few percent of the CPU in the kernel printing
     // that file); at 1 the products run serially, as they do in the one-thread
-    // pools anyway. The process's own parallel work uses pools of its own size.
+    // pools anyway. The process's other parallel work (planning an index run,
+    // building the HNSW) runs in pools of its own size.
     for var in ["CANDLE_NUM_THREADS", "RAYON_NUM_THREADS"] {
         if std::env::var_os(var).is_none() {
             // SAFETY: first statement of main, before any thread exists.

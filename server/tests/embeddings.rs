@@ -72,7 +72,8 @@ async fn minilm_batching_and_padding_do_not_change_vectors() {
     let (text, padding) = (pieces("text"), pieces("padding"));
     let batch = m.embed(&input, Purpose::Passage).await.unwrap();
     // The pass's work shows in `/metrics`: the short texts were padded to the long one.
-    assert!(pieces("text") >= text + 400 && pieces("padding") > padding);
+    // The long text is cut to 256 pieces; the two short ones pad to it.
+    assert!(pieces("text") >= text + 256 && pieces("padding") >= padding + 400);
     for (i, t) in input.iter().enumerate() {
         let alone = m
             .embed(std::slice::from_ref(t), Purpose::Passage)

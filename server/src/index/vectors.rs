@@ -135,11 +135,20 @@ impl VectorIndex {
             .map(|s| Vector(self.vector(s).to_vec()))
             .collect();
         let values = self.items.clone();
-        self.hnsw = Some(
+        let build = move || {
             Builder::default()
                 .ef_construction(ef_construction)
                 .seed(7)
-                .build(points, values),
+                .build(points, values)
+        };
+        // instant-distance builds on rayon's global pool, which `main` keeps to
+        // one thread (for candle): the build gets a pool of every core.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.hnsw = Some(
+            match rayon::ThreadPoolBuilder::new().num_threads(cores).build() {
+                Ok(pool) => pool.install(build),
+                Err(_) => build(),
+            },
         );
     }
 

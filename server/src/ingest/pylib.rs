@@ -365,12 +365,15 @@ impl LibraryTree {
 
     /// The modules a robot file would import as libraries, sorted: not a private
     /// module (`_test_log_filter`, any dotted part starting with `_`) nor a test
-    /// module (`test_parsers`, `parsers_test`). Their functions are helpers of the
+    /// module or package (`test_parsers`, `parsers_test`, `tests`, `conftest`). Their functions are helpers of the
     /// library's own tests, and listed as keywords they answered questions about
     /// what bundles can call ("K 8 Slog" from a test case class).
     pub fn public_libraries(&self) -> Vec<&String> {
         let private = |part: &str| {
-            part.starts_with('_') || part.starts_with("test_") || part.ends_with("_test")
+            part.starts_with('_')
+                || part.starts_with("test_")
+                || part.ends_with("_test")
+                || matches!(part, "test" | "tests" | "conftest")
         };
         let mut libs: Vec<&String> = self
             .modules
@@ -621,6 +624,8 @@ def helper():
             "libraries/RW/Notify/test_chat.py",
             "libraries/RW/Notify/chat_test.py",
             "libraries/RW/_Internal/__init__.py",
+            "libraries/RW/Notify/tests/__init__.py",
+            "libraries/RW/Notify/conftest.py",
         ] {
             tree.add_file(f, "def send(url):\n    pass\n");
         }

@@ -178,7 +178,7 @@ static READ_ONLY_GRAMMAR: LazyLock<regex::Regex> = LazyLock::new(|| {
 });
 
 /// Words that make the name before them a library's.
-const LIBRARY_WORDS: &[&str] = &["library", "libraries", "lib", "libs", "module", "keywords"];
+const LIBRARY_WORDS: &[&str] = &["library", "libraries", "lib", "libs", "keywords"];
 
 /// "in rw-cli": a library's name written with a hyphen is the short name of a
 /// collection (`rw-cli-codecollection`), not the library (`RW.CLI`).

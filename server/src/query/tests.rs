@@ -362,6 +362,7 @@ fn coverage_typos_and_names() {
         Some("RW.CLI")
     );
     assert_eq!(library("our cli tool hangs on login"), None);
+    assert_eq!(library("the cli module prints nothing"), None);
     assert_eq!(
         Query::parse("read-only checks please", &v).access,
         Some(Access::ReadOnly)

@@ -60,8 +60,9 @@ pub struct CorpusVocab {
     pub platform_of: HashMap<String, String>,
     pub names: Vec<(Phrase, NameRef)>,
     /// A dotted library's last part, lower-case ("k8slog" → RW.K8sLog): people say
-    /// "the K8sLog library". Read only beside such a word (see `Query::parse`):
-    /// alone, many of these are products ("prometheus", "vault").
+    /// "the K8sLog library". Only parts that are neither everyday English nor a
+    /// product ("http", "vault", "prometheus" are not kept), and read only beside
+    /// such a word (see `Query::parse`).
     pub library_short: HashMap<String, String>,
     pub resource_stems: HashSet<String>,
     /// Per bundle (snapshot order): stems of its task and SLI names and its display
@@ -185,12 +186,16 @@ impl CorpusVocab {
         // Libraries by their dotted names only ("RW.CLI"): a library called "Azure"
         // must not turn every Azure question into a library question.
         for l in libraries.into_iter().filter(|l| l.contains('.')) {
-            if let Some(last) = l.rsplit('.').next().filter(|p| !p.contains('_')) {
-                let e = v
-                    .library_short
-                    .entry(last.to_lowercase())
-                    .or_insert_with(|| l.to_string());
-                if l.len() < e.len() {
+            // Not a part that is also an English word or a product ("the http
+            // library", "our vault module" are about other things).
+            let short = l.rsplit('.').next().map(str::to_lowercase).filter(|p| {
+                !p.contains('_')
+                    && !crate::query::LEXICON.technologies.contains(p)
+                    && v.common.as_ref().is_some_and(|c| !c.contains(p))
+            });
+            if let Some(last) = short {
+                let e = v.library_short.entry(last).or_insert_with(|| l.to_string());
+                if (l.len(), l) < (e.len(), e.as_str()) {
                     *e = l.to_string();
                 }
             }

@@ -130,7 +130,6 @@ const SMALL_TALK: &[&str] = &[
     "a",
     "admin",
     "again",
-    "ago",
     "all",
     "am",
     "an",
@@ -140,13 +139,11 @@ const SMALL_TALK: &[&str] = &[
     "as",
     "assistant",
     "back",
-    "been",
     "bot",
     "chat",
     "checking",
     "curious",
     "day",
-    "days",
     "dev",
     "developer",
     "developers",
@@ -176,7 +173,6 @@ const SMALL_TALK: &[&str] = &[
     "looking",
     "me",
     "month",
-    "months",
     "my",
     "new",
     "newbie",
@@ -192,7 +188,6 @@ const SMALL_TALK: &[&str] = &[
     "platform",
     "playing",
     "poking",
-    "recently",
     "so",
     "sre",
     "sres",
@@ -214,7 +209,6 @@ const SMALL_TALK: &[&str] = &[
     "we",
     "we're",
     "week",
-    "weeks",
     "well",
     "what's",
     "with",
@@ -509,7 +503,12 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     }
     let rest = GREETING_LEAD.replace(&q, "");
     // Only to open a conversation: after an answer, "how is it doing" is about it.
-    if ctx.turns.is_empty() && rest.len() < q.len() && only_small_talk(&rest) {
+    // "hi, what's new this month" asks what changed in the catalog.
+    if ctx.turns.is_empty()
+        && rest.len() < q.len()
+        && only_small_talk(&rest)
+        && !CATALOG_RECENT.is_match(&rest)
+    {
         return rule(Category::Meta, "greeting with small talk");
     }
     if ABOUT_ME.is_match(&q)
@@ -937,6 +936,10 @@ mod tests {
             "do you remember the vault bundle, does it have slis",
         ] {
             assert_ne!(cat(q, &with_history()), Some(Category::Meta), "{q}");
+        }
+        // A greeting before "what's new" asks about the catalog.
+        for q in ["hi, what's new this week", "hello, anything new lately?"] {
+            assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
         assert_eq!(cat("hey there", &none), Some(Category::Meta));
         assert_eq!(

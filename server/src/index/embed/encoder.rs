@@ -149,7 +149,8 @@ impl Encoder {
 /// layout, sees the padded form, where masked keys weigh nothing whatever their
 /// rows hold.
 struct Packing {
-    /// Per real piece, its row in the padded layout; `None` when nothing is padded.
+    /// Per real piece, its row in the padded layout; `None` when nothing is padded
+    /// (or nothing is real: an empty pass).
     real: Option<Tensor>,
     /// Per padded row, a packed row (a padding row takes any: it is masked).
     padded: Option<Tensor>,
