@@ -433,6 +433,46 @@ async fn a_question_about_how_a_bundle_works_quotes_its_readme() {
     assert!(!cards(&ev).is_empty());
 }
 
+/// A question about what to run that also asks what a section of the bundle's
+/// README covers gets the bundle *and* that section; the other sections of the
+/// README, which every score near the top, are not listed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bundle_answer_names_the_readme_section_the_question_asks_about() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let ev = ask(
+        &server.url,
+        json!({"question": "jenkins builds keep failing on the main job, can I try the check locally before wiring it up?"}),
+    )
+    .await;
+    let text = answer_text(&ev);
+    assert!(text.starts_with("**Start with Jenkins"), "{text}");
+    let readme: Vec<String> = citations(&ev)
+        .into_iter()
+        .filter(|c| c.contains("README.md#"))
+        .collect();
+    assert_eq!(
+        readme,
+        ["doc:platform-ops:codebundles/jenkins-job-health/README.md#trying-it-locally"]
+    );
+    assert!(
+        text.contains("In its README: *Trying it locally*"),
+        "{text}"
+    );
+    check_grounding(&ev);
+
+    // The same bundle for a symptom alone: no README section's heading says it.
+    let ev = ask(
+        &server.url,
+        json!({"question": "jenkins jobs keep failing"}),
+    )
+    .await;
+    assert!(
+        !citations(&ev).iter().any(|c| c.contains("README.md#")),
+        "{:?}",
+        citations(&ev)
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_keyword_answer_points_at_real_calls_of_it() {
     let server = TestServer::start_indexed(|_| {}).await;

@@ -79,6 +79,61 @@ impl Grounding {
             .filter(|d| d.score >= 0.5)
     }
 
+    /// The sections of the answer's top bundle's README whose headings use the
+    /// question's words, at most two: "what API key role does the mailgun check
+    /// need" is answered by the bundle *and* its README's *API Key Requirements*.
+    /// Such questions are meant for the documentation route, but they read like
+    /// questions about what to run: 11 of the 62 documentation questions on the
+    /// tuning halves reached the bundle answer instead. Retrieval keeps only
+    /// the top bundle's README sections, and only when it is the clear subject
+    /// (`README_SUBJECT_MIN`); every section of that README then scores high, so
+    /// the heading decides: one that says what the question asks about beyond the
+    /// bundle's own name is worth a line, a *TODO* or *Requirements* beside "pods
+    /// keep restarting" is not.
+    pub fn readme_sections(&self) -> Vec<&crate::search::DocHit> {
+        use crate::query::phrase::{stem, stems, words};
+        // Words naming the bundle itself ("secrets" beside Azure Key Vault Secret
+        // Expiry's *Secrets* section) say what it is about, not what is asked.
+        let named: std::collections::HashSet<String> = self
+            .retrieval
+            .bundles
+            .first()
+            .map(|b| stems(&words(&format!("{} {}", b.display_name, b.key))))
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        let asked: std::collections::HashSet<String> = self
+            .query
+            .words
+            .iter()
+            .filter(|w| !crate::index::text::is_stopword(w))
+            .map(|w| stem(w))
+            .filter(|s| !named.contains(s))
+            .collect();
+        // The sections using most of the question's words first; one per heading
+        // (a README may repeat one, "Cross-SLX Scheduling" under two parents).
+        let mut fits: Vec<(usize, &crate::search::DocHit)> = self
+            .retrieval
+            .docs
+            .iter()
+            .filter(|d| d.readme && d.score >= 0.5)
+            .map(|d| {
+                let heading = d.heading.as_deref().unwrap_or(&d.title);
+                let used: std::collections::HashSet<String> =
+                    stems(&words(heading)).into_iter().collect();
+                (used.iter().filter(|s| asked.contains(*s)).count(), d)
+            })
+            .filter(|(n, _)| *n > 0)
+            .collect();
+        fits.sort_by_key(|f| std::cmp::Reverse(f.0));
+        let mut seen = std::collections::HashSet::new();
+        fits.into_iter()
+            .map(|(_, d)| d)
+            .filter(|d| seen.insert(d.heading.clone()))
+            .take(2)
+            .collect()
+    }
+
     pub fn attribute(&self) -> Option<(Attribute, &BundleRecord)> {
         let a = self.rewrite.attribute?;
         let s = self.rewrite.subject.as_ref()?;

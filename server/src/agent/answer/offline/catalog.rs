@@ -345,7 +345,7 @@ fn start(g: &Grounding, picked: &[&BundleMeta], filters: &[String]) -> String {
     let mut ranked: Vec<&&BundleMeta> = picked.iter().collect();
     ranked.sort_by(|a, b| score(b).total_cmp(&score(a)).then(a.slug.cmp(&b.slug)));
     let mut out = format!(
-        "Good places to start{}: {} that are read-only (safe to run anywhere), cover several checks at once, and come with {} you can schedule:\n\n",
+        "Good places to start{}: {} that are read-only (nothing they run changes anything), cover several checks at once, and come with {} you can schedule:\n\n",
         filters_text(filters),
         w.plural(Role::Codebundle),
         w.plural(Role::Sli)

@@ -132,5 +132,21 @@ pub(super) fn focused(g: &Grounding) -> String {
             cite(CitationKind::Doc, &d.id)
         );
     }
+    let readme = g.readme_sections();
+    if !readme.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nIn its README: {}.",
+            readme
+                .iter()
+                .map(|d| format!(
+                    "*{}* {}",
+                    d.heading.as_deref().unwrap_or(&d.title),
+                    cite(CitationKind::Doc, &d.id)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     out.trim_end().to_string()
 }
