@@ -473,6 +473,31 @@ async fn a_bundle_answer_names_the_readme_section_the_question_asks_about() {
     );
 }
 
+/// A keyword answer also points at the documentation section that fits best: the
+/// question may be as much about the collection's conventions as about a keyword.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_keyword_answer_offers_the_documentation_that_fits() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    let ev = ask(
+        &server.url,
+        json!({"question": "which keyword raises an issue from a task, and how should I pick its severity?"}),
+    )
+    .await;
+    let cited = citations(&ev);
+    assert!(
+        cited.first().is_some_and(|c| c.starts_with("kw:")),
+        "{cited:?}"
+    );
+    assert!(
+        cited
+            .iter()
+            .any(|c| c.starts_with("doc:registry-docs:writing-tasks-and-issues.md#")),
+        "{cited:?}"
+    );
+    assert!(answer_text(&ev).contains("\nFurther reading: *"));
+    check_grounding(&ev);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_keyword_answer_points_at_real_calls_of_it() {
     let server = TestServer::start_indexed(|_| {}).await;

@@ -81,6 +81,8 @@ fn public_golden_sets_on_the_public_collections() {
         ("public12", "heldout", "agent", 0.82, 0.85),
         ("public13", "tuning", "agent", 0.80, 0.75),
         ("public13", "heldout", "agent", 0.90, 0.80),
+        ("public14", "tuning", "agent", 0.90, 0.85),
+        ("public14", "heldout", "agent", 0.88, 0.70),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",

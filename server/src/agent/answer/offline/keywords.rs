@@ -152,5 +152,15 @@ pub(super) fn keywords(g: &Grounding) -> String {
                 .join(", ")
         );
     }
+    // Questions about keywords are often about how a collection ships them ("can I
+    // pip install the CLI keywords?"): its docs may say more than any docstring.
+    if let Some(d) = g.further_reading() {
+        let _ = writeln!(
+            out,
+            "\nFurther reading: *{}* {}",
+            d.heading.as_deref().unwrap_or(&d.title),
+            cite(CitationKind::Doc, &d.id)
+        );
+    }
     out.trim_end().to_string()
 }
