@@ -636,3 +636,35 @@ fn a_concept_is_named_by_its_mechanism_when_the_catalog_does_not_use_it() {
         q.concepts
     );
 }
+
+/// A collection is also named without the words most collection names share
+/// ("workspace utils" for rw-workspace-utils), when two words or more are left.
+#[test]
+fn collections_are_named_without_their_shared_words() {
+    let names = [
+        "rw-cli-codecollection",
+        "rw-public-codecollection",
+        "rw-workspace-utils",
+        "aws-c7n-codecollection",
+        "azure-c7n-codecollection",
+    ];
+    let v = CorpusVocab::build(&[], &[], &names, HashSet::new(), None);
+    let named = |q: &str| -> Vec<String> {
+        Query::parse(q, &v)
+            .names
+            .iter()
+            .filter(|n| n.kind == NameKind::Collection)
+            .map(|n| n.id.clone())
+            .collect()
+    };
+    assert_eq!(named("what's in workspace utils?"), ["rw-workspace-utils"]);
+    assert_eq!(named("the aws c7n bundles"), ["aws-c7n-codecollection"]);
+    assert_eq!(named("rw-cli-codecollection"), ["rw-cli-codecollection"]);
+    // One word left is an everyday word first.
+    assert!(named("is there a cli for it").is_empty());
+    assert!(named("public endpoints").is_empty());
+    // Names that share nothing keep only their full form.
+    let v = CorpusVocab::build(&[], &[], &["kube-ops", "cloud-ops"], HashSet::new(), None);
+    assert!(Query::parse("kube ops", &v).names.len() == 1);
+    assert!(Query::parse("kube", &v).names.is_empty());
+}

@@ -216,6 +216,15 @@ impl CorpusVocab {
                 },
             ));
         }
+        for (c, short) in collection_short_names(collections) {
+            v.names.push((
+                Phrase::new(&short),
+                NameRef {
+                    kind: NameKind::Collection,
+                    id: c.to_string(),
+                },
+            ));
+        }
         v.names.retain(|(p, _)| !p.is_empty());
         for w in text_words {
             df.entry(w).or_insert(0);
@@ -323,4 +332,32 @@ impl CorpusVocab {
             .min()
             .map(|(_, _, w)| w)
     }
+}
+
+/// Collections as people say them: without the words most of the registry's
+/// collection names share (`rw-…-codecollection` on the public collections), so
+/// "workspace utils" names rw-workspace-utils and "aws c7n" aws-c7n-codecollection.
+/// Only forms of two words or more: "cli", "public" or "kube" alone are everyday
+/// words long before they are names.
+fn collection_short_names<'a>(collections: &[&'a str]) -> Vec<(&'a str, String)> {
+    let named: Vec<Vec<String>> = collections.iter().map(|c| words(c)).collect();
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    for ws in &named {
+        for w in ws.iter().collect::<HashSet<_>>() {
+            *uses.entry(w.as_str()).or_default() += 1;
+        }
+    }
+    let shared = |w: &str| collections.len() >= 2 && uses[w] * 2 >= collections.len();
+    collections
+        .iter()
+        .zip(&named)
+        .filter_map(|(c, ws)| {
+            let short: Vec<&str> = ws
+                .iter()
+                .map(String::as_str)
+                .filter(|w| !shared(w))
+                .collect();
+            (short.len() >= 2 && short.len() < ws.len()).then(|| (*c, short.join(" ")))
+        })
+        .collect()
 }

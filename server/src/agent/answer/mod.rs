@@ -80,8 +80,9 @@ impl Grounding {
     }
 
     /// The sections of the answer's top bundle's README whose headings use the
-    /// question's words, at most two: "what API key role does the mailgun check
-    /// need" is answered by the bundle *and* its README's *API Key Requirements*.
+    /// question's words, at most two: "jenkins builds keep failing, can I try the
+    /// check locally first?" is answered by the bundle *and* its README's *Trying
+    /// it locally*.
     /// Such questions are meant for the documentation route, but they read like
     /// questions about what to run: 11 of the 62 documentation questions on the
     /// tuning halves reached the bundle answer instead. Retrieval keeps only

@@ -371,6 +371,11 @@ fn is_catalog(q: &Query, text: &str) -> Option<&'static str> {
     if CATALOG_OFFER.is_match(text) && residual_terms(q).is_empty() {
         return Some("asks what the registry holds for a subject");
     }
+    // "what's in workspace utils?", "show me the aws c7n collection": a collection
+    // named, and nothing asked about it but what it holds.
+    if asks_about_a_collection(q, text) {
+        return Some("asks what a collection holds");
+    }
     // "which read-only tools exist for gcp": a listing of parts whose only
     // content is filters (platform, access, technology) and no action asked for.
     let filtered =
@@ -385,6 +390,41 @@ fn is_catalog(q: &Query, text: &str) -> Option<&'static str> {
     }
     None
 }
+
+/// Asks for a collection's contents. Its purpose alone ("what is X for?") is
+/// answered by its README: documentation.
+static CONTENTS_CUE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bwhat'?s in\b|\bwhat (is|are) in\b|\bin it\b|\binside\b|\bcontains?\b|\bholds?\b|\bshow\b|\blist\b|\bwhich\b|\boverview\b",
+    )
+});
+
+fn asks_about_a_collection(q: &Query, text: &str) -> bool {
+    use crate::query::phrase::{stem, words};
+    let named: Vec<String> = q
+        .names
+        .iter()
+        .filter(|n| n.kind == NameKind::Collection)
+        .flat_map(|n| words(&n.id))
+        .map(|w| stem(&w))
+        .collect();
+    !named.is_empty()
+        && CONTENTS_CUE.is_match(text)
+        && q.actions.is_empty()
+        && residual_terms(q)
+            .iter()
+            .all(|t| named.contains(&stem(t)) || COLLECTION_ASKED.contains(&t.as_str()))
+}
+
+/// Words of a question about a collection's contents or purpose.
+const COLLECTION_ASKED: &[&str] = &[
+    "contain",
+    "contains",
+    "inside",
+    "hold",
+    "holds",
+    "collection",
+];
 
 /// The question's content words that are not filters or listing words.
 pub fn residual_terms(q: &Query) -> Vec<String> {
@@ -878,6 +918,18 @@ mod tests {
             Some(Category::Meta)
         );
         assert_eq!(cat("how many pods are restarting in payments", &none), None);
+        // A collection named for its contents is a catalog question; for its
+        // purpose alone, its README answers (documentation).
+        assert_eq!(cat("what's in kube-ops?", &none), Some(Category::Catalog));
+        assert_eq!(
+            cat("show me the kube-ops collection", &none),
+            Some(Category::Catalog)
+        );
+        assert_ne!(cat("what is kube-ops for?", &none), Some(Category::Catalog));
+        assert_ne!(
+            cat("which kube-ops bundle restarts a deployment?", &none),
+            Some(Category::Catalog)
+        );
         assert_eq!(cat("which bundle checks pod restarts", &none), None);
         assert_eq!(cat("how much memory is the api using", &none), None);
         assert_eq!(

@@ -50,6 +50,22 @@ fn filtered<'a>(g: &Grounding, all: &[&'a BundleMeta]) -> (Vec<&'a BundleMeta>, 
                 .join(" or "),
         );
     }
+    // A collection named ("what's in workspace utils?"): its bundles only.
+    let collections: Vec<&str> = q
+        .names
+        .iter()
+        .filter(|n| n.kind == crate::query::NameKind::Collection)
+        .map(|n| n.id.as_str())
+        .collect();
+    if !collections.is_empty() {
+        out.retain(|b| collections.contains(&b.collection.as_str()));
+        described.push(format!("in {}", collections.join(" or ")));
+    }
+    let collection_stems: Vec<String> = collections
+        .iter()
+        .flat_map(|c| words(c))
+        .map(|w| stem(&w))
+        .collect();
     match q.access {
         Some(Access::ReadOnly) => {
             out.retain(|b| b.access == Access::ReadOnly);
@@ -91,6 +107,7 @@ fn filtered<'a>(g: &Grounding, all: &[&'a BundleMeta]) -> (Vec<&'a BundleMeta>, 
         .cloned()
         .collect();
     topic.extend(residual_terms(q));
+    topic.retain(|t| !collection_stems.contains(&stem(t)));
     topic.retain(|t| {
         !matches!(
             t.as_str(),

@@ -152,8 +152,9 @@ pub(super) fn keywords(g: &Grounding) -> String {
                 .join(", ")
         );
     }
-    // Questions about keywords are often about how a collection ships them ("can I
-    // pip install the CLI keywords?"): its docs may say more than any docstring.
+    // Questions about keywords are often about how a collection ships them (how to
+    // install its library, its conventions): its docs may say more than any
+    // docstring.
     if let Some(d) = g.further_reading() {
         let _ = writeln!(
             out,
