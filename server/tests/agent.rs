@@ -435,7 +435,7 @@ async fn a_question_about_how_a_bundle_works_quotes_its_readme() {
 
 /// A question about what to run that also asks what a section of the bundle's
 /// README covers gets the bundle *and* that section; the other sections of the
-/// README, which every score near the top, are not listed.
+/// README, each of which scores near the top, are not listed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bundle_answer_names_the_readme_section_the_question_asks_about() {
     let server = TestServer::start_indexed(|_| {}).await;
@@ -455,7 +455,7 @@ async fn a_bundle_answer_names_the_readme_section_the_question_asks_about() {
         ["doc:platform-ops:codebundles/jenkins-job-health/README.md#trying-it-locally"]
     );
     assert!(
-        text.contains("In its README: *Trying it locally*"),
+        text.contains("In the README of Jenkins Controller and Job Health: *Trying it locally*"),
         "{text}"
     );
     check_grounding(&ev);

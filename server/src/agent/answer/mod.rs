@@ -13,7 +13,7 @@ use super::rewrite::{Attribute, Rewrite};
 use crate::ingest::BundleRecord;
 use crate::search::{BundleHit, Snapshot};
 use app::api::{AnswerSource, Card, Citation, CitationKind, RequestDraft};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Everything an answer may draw on.
@@ -67,10 +67,10 @@ impl Grounding {
         self.retrieval.bundles.iter().find(|b| b.key == key)
     }
 
-    /// The documentation section worth a line under an answer about what to run:
-    /// the best one at 0.5 or more, but not a section of a bundle's README (its
-    /// card already leads there, and the README answers questions about how the
-    /// bundle works, which are routed to documentation).
+    /// The documentation section worth a line under an answer about what to run
+    /// or about a keyword: the best one at 0.5 or more, not a section of a bundle's
+    /// README (those are named by [`Grounding::readme_sections`], when their
+    /// headings say what is asked).
     pub fn further_reading(&self) -> Option<&crate::search::DocHit> {
         self.retrieval
             .docs
@@ -80,30 +80,33 @@ impl Grounding {
     }
 
     /// The sections of the answer's top bundle's README whose headings use the
-    /// question's words, at most two: "jenkins builds keep failing, can I try the
-    /// check locally first?" is answered by the bundle *and* its README's *Trying
-    /// it locally*.
-    /// Such questions are meant for the documentation route, but they read like
+    /// question's words, at most two, as (label, hit).
+    ///
+    /// "jenkins builds keep failing, can I try the check locally first?" is
+    /// answered by the bundle *and* its README's *Trying it locally*. Such
+    /// questions are meant for the documentation route, but they read like
     /// questions about what to run: 11 of the 62 documentation questions on the
-    /// tuning halves reached the bundle answer instead. Retrieval keeps only
-    /// the top bundle's README sections, and only when it is the clear subject
-    /// (`README_SUBJECT_MIN`); every section of that README then scores high, so
-    /// the heading decides: one that says what the question asks about beyond the
-    /// bundle's own name is worth a line, a *TODO* or *Requirements* beside "pods
-    /// keep restarting" is not.
-    pub fn readme_sections(&self) -> Vec<&crate::search::DocHit> {
+    /// tuning halves reached the bundle answer instead. Only when the top bundle is
+    /// the clear subject (`README_SUBJECT_MIN`); every section of its README then
+    /// scores high, so the heading decides: one that says what the question asks
+    /// about beyond the bundle's own name is worth a line, a *TODO* or
+    /// *Requirements* beside "pods keep restarting" is not.
+    pub fn readme_sections(&self) -> Vec<(String, &crate::search::DocHit)> {
         use crate::query::phrase::{stem, stems, words};
-        // Words naming the bundle itself ("secrets" beside Azure Key Vault Secret
-        // Expiry's *Secrets* section) say what it is about, not what is asked.
-        let named: std::collections::HashSet<String> = self
+        let Some(top) = self
             .retrieval
             .bundles
             .first()
-            .map(|b| stems(&words(&format!("{} {}", b.display_name, b.key))))
-            .unwrap_or_default()
+            .filter(|b| b.score >= crate::search::README_SUBJECT_MIN)
+        else {
+            return Vec::new();
+        };
+        // Words naming the bundle itself ("secrets" beside Azure Key Vault Secret
+        // Expiry's *Secrets* section) say what it is about, not what is asked.
+        let named: HashSet<String> = stems(&words(&format!("{} {}", top.display_name, top.slug)))
             .into_iter()
             .collect();
-        let asked: std::collections::HashSet<String> = self
+        let asked: HashSet<String> = self
             .query
             .words
             .iter()
@@ -111,27 +114,46 @@ impl Grounding {
             .map(|w| stem(w))
             .filter(|s| !named.contains(s))
             .collect();
-        // The sections using most of the question's words first; one per heading
-        // (a README may repeat one, "Cross-SLX Scheduling" under two parents).
+        let heading = |d: &crate::search::DocHit| {
+            d.heading
+                .as_deref()
+                .unwrap_or(&d.title)
+                .trim_end_matches(':')
+                .to_string()
+        };
+        // The sections using most of the question's words first.
         let mut fits: Vec<(usize, &crate::search::DocHit)> = self
             .retrieval
             .docs
             .iter()
-            .filter(|d| d.readme && d.score >= 0.5)
+            .filter(|d| d.readme && d.score >= 0.5 && d.is_readme_of(&top.bundle))
             .map(|d| {
-                let heading = d.heading.as_deref().unwrap_or(&d.title);
-                let used: std::collections::HashSet<String> =
-                    stems(&words(heading)).into_iter().collect();
+                let used: HashSet<String> = stems(&words(&heading(d))).into_iter().collect();
                 (used.iter().filter(|s| asked.contains(*s)).count(), d)
             })
             .filter(|(n, _)| *n > 0)
             .collect();
         fits.sort_by_key(|f| std::cmp::Reverse(f.0));
-        let mut seen = std::collections::HashSet::new();
-        fits.into_iter()
-            .map(|(_, d)| d)
-            .filter(|d| seen.insert(d.heading.clone()))
-            .take(2)
+        fits.truncate(2);
+        // A heading a README repeats (*Usage Example* under every task) is labelled
+        // with its parent.
+        fits.iter()
+            .map(|(_, d)| {
+                let h = heading(d);
+                let repeated = fits.iter().filter(|(_, o)| heading(o) == h).count() > 1
+                    || self
+                        .retrieval
+                        .docs
+                        .iter()
+                        .filter(|o| o.readme && heading(o) == h)
+                        .count()
+                        > 1;
+                let label = match d.trail.last().filter(|_| repeated) {
+                    Some(parent) => format!("{} › {h}", parent.trim_end_matches(':')),
+                    None => h,
+                };
+                (label, *d)
+            })
             .collect()
     }
 
@@ -276,6 +298,9 @@ fn confidence(g: &Grounding, citations: &[Citation], cards: &[Card], no_match: b
                     .docs
                     .iter()
                     .find(|d| format!("doc:{}", d.id) == c.id)
+                    // A README section scores high because its text opens with its
+                    // bundle's name: it says no more than the bundle's own card.
+                    .filter(|d| !d.readme)
                     .map(|d| d.score)
             }),
     );

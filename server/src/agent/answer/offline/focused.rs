@@ -136,14 +136,11 @@ pub(super) fn focused(g: &Grounding) -> String {
     if !readme.is_empty() {
         let _ = writeln!(
             out,
-            "\nIn its README: {}.",
+            "\nIn the README of {}: {}.",
+            top.display_name,
             readme
                 .iter()
-                .map(|d| format!(
-                    "*{}* {}",
-                    d.heading.as_deref().unwrap_or(&d.title),
-                    cite(CitationKind::Doc, &d.id)
-                ))
+                .map(|(label, d)| format!("*{label}* {}", cite(CitationKind::Doc, &d.id)))
                 .collect::<Vec<_>>()
                 .join(", ")
         );

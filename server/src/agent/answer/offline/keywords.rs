@@ -11,7 +11,8 @@ use std::fmt::Write;
 const LIST_MAX: usize = 25;
 
 /// Every public keyword of the named library, grouped by module, with the bundles
-/// that call it.
+/// that call it. (No further-reading line: the listing already says how to import
+/// the library, and a long list wants nothing after it.)
 pub(super) fn library(g: &Grounding, lib: &LibraryListing) -> String {
     let mut out = String::new();
     let modules: std::collections::BTreeSet<&str> =
