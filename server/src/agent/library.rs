@@ -120,12 +120,7 @@ pub async fn rank_users(
         return Ok(());
     }
     let platforms = query.platforms.named();
-    let collections: Vec<&str> = query
-        .names
-        .iter()
-        .filter(|n| n.kind == crate::query::NameKind::Collection)
-        .map(|n| n.id.as_str())
-        .collect();
+    let collections = query.collections();
     // Resource kinds are stems ("databas"): matched as stems, searched as the
     // words the question used.
     let kinds = &query.resource_kinds;

@@ -444,6 +444,15 @@ impl Query {
         })
     }
 
+    /// The collections the question names (by full or short name).
+    pub fn collections(&self) -> Vec<&str> {
+        self.names
+            .iter()
+            .filter(|n| n.kind == NameKind::Collection)
+            .map(|n| n.id.as_str())
+            .collect()
+    }
+
     /// Does the question ask about one of the registry's roles (either vocabulary)?
     pub fn mentions(&self, role: Role) -> bool {
         self.roles.contains(&role)

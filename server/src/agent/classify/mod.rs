@@ -402,10 +402,9 @@ static CONTENTS_CUE: LazyLock<Regex> = LazyLock::new(|| {
 fn asks_about_a_collection(q: &Query, text: &str) -> bool {
     use crate::query::phrase::{stem, words};
     let named: Vec<String> = q
-        .names
-        .iter()
-        .filter(|n| n.kind == NameKind::Collection)
-        .flat_map(|n| words(&n.id))
+        .collections()
+        .into_iter()
+        .flat_map(words)
         .map(|w| stem(&w))
         .collect();
     !named.is_empty()

@@ -51,12 +51,7 @@ fn filtered<'a>(g: &Grounding, all: &[&'a BundleMeta]) -> (Vec<&'a BundleMeta>, 
         );
     }
     // A collection named ("what's in workspace utils?"): its bundles only.
-    let collections: Vec<&str> = q
-        .names
-        .iter()
-        .filter(|n| n.kind == crate::query::NameKind::Collection)
-        .map(|n| n.id.as_str())
-        .collect();
+    let collections = q.collections();
     if !collections.is_empty() {
         out.retain(|b| collections.contains(&b.collection.as_str()));
         described.push(format!("in {}", collections.join(" or ")));

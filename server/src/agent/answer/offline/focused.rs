@@ -125,12 +125,7 @@ pub(super) fn focused(g: &Grounding) -> String {
         );
     }
     if let Some(d) = g.further_reading() {
-        let _ = writeln!(
-            out,
-            "\nFurther reading: *{}* {}",
-            d.heading.as_deref().unwrap_or(&d.title),
-            cite(CitationKind::Doc, &d.id)
-        );
+        super::text::doc_line(&mut out, "Further reading", d);
     }
     let readme = g.readme_sections();
     if !readme.is_empty() {

@@ -89,12 +89,7 @@ pub(super) fn guide(g: &Grounding) -> String {
         }
     }
     if let Some(d) = g.further_reading() {
-        let _ = writeln!(
-            out,
-            "\nBackground: *{}* {}",
-            d.heading.as_deref().unwrap_or(&d.title),
-            cite(CitationKind::Doc, &d.id)
-        );
+        super::text::doc_line(&mut out, "Background", d);
     }
     out.trim_end().to_string()
 }

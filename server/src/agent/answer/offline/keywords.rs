@@ -157,12 +157,7 @@ pub(super) fn keywords(g: &Grounding) -> String {
     // install its library, its conventions): its docs may say more than any
     // docstring.
     if let Some(d) = g.further_reading() {
-        let _ = writeln!(
-            out,
-            "\nFurther reading: *{}* {}",
-            d.heading.as_deref().unwrap_or(&d.title),
-            cite(CitationKind::Doc, &d.id)
-        );
+        super::text::doc_line(&mut out, "Further reading", d);
     }
     out.trim_end().to_string()
 }

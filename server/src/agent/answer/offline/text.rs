@@ -179,3 +179,13 @@ pub(super) fn title_case(s: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// A line pointing at one documentation section: "Further reading: *Heading* [doc:…]".
+pub(super) fn doc_line(out: &mut String, label: &str, d: &crate::search::DocHit) {
+    let _ = writeln!(
+        out,
+        "\n{label}: *{}* {}",
+        d.heading.as_deref().unwrap_or(&d.title),
+        super::super::cite::format(app::api::CitationKind::Doc, &d.id)
+    );
+}
