@@ -126,9 +126,18 @@ static ASKS_FOR_A_BUNDLE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Replacement said outright, whatever the follow-up names.
-static EXPLICIT_SWAP: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(instead|rather than|rather|switch to)\b"));
+/// Replacement said outright, whatever the follow-up names: "instead", or a
+/// change of topic announced ("unrelated, but…", "on another note").
+static EXPLICIT_SWAP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(instead|rather than|rather|switch to|unrelated|on (a |an )?(different|separate|other|another) (note|topic|subject)|(different|separate|new|another) (topic|subject|question)|changing (the )?(topic|subject))\b",
+    )
+});
+
+/// "its node pools", "their queues": a part of the subject before, not another
+/// service. A pronoun elsewhere ("the lambda that consumes it") points at the
+/// old subject from a new one.
+static POSSESSIVE: LazyLock<Regex> = LazyLock::new(|| re(r"\b(its|their|it's|it has|they have)\b"));
 
 static REFERS_BACK: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -263,15 +272,20 @@ fn rare_name_limit(vocab: &CorpusVocab) -> u32 {
     (vocab.bundle_count() / 25).max(3) as u32
 }
 
-/// A cloud service the follow-up names in several words that the previous question
-/// did not ("the app service plans" after an AKS cluster, both Azure): a new
-/// subject on the same platform. Cues that name the cloud itself ("azure
-/// subscription", "google cloud") are not services.
+/// A cloud service the follow-up names that the previous question did not ("the
+/// app service plans" after an AKS cluster, "the lambda that consumes it" after a
+/// queue): a new subject on the same platform. Cues that name the cloud itself
+/// ("azure subscription", "google cloud"), a managed cluster, or a part of a
+/// Kubernetes cluster ("pods", "node pool": the same cluster seen closer) are not
+/// services.
 fn names_another_service(now: &Query, before: &Query) -> bool {
     const CLOUD_NAMES: &[&str] = &["azure", "google", "gcp", "aws", "amazon", "microsoft"];
-    LEXICON.platform_cues.iter().any(|(p, _)| {
-        p.len() > 1
-            && !p.text.split(' ').any(|w| CLOUD_NAMES.contains(&w))
+    LEXICON.platform_cues.iter().any(|(p, platform)| {
+        platform != "kubernetes"
+            && !p
+                .text
+                .split(' ')
+                .any(|w| CLOUD_NAMES.contains(&w) || LEXICON.managed_kubernetes.contains_key(w))
             && p.matches(&now.stems)
             && !p.matches(&before.stems)
     })
@@ -387,7 +401,7 @@ pub fn by_rules(
     // is a new subject: "similar checks for our Vault server?".
     // "its node pools" names a part of the old subject, not another service.
     let new_tech = now_subject.iter().any(|w| is_product(w, query, vocab))
-        || (!refers && names_another_service(query, &before));
+        || (!POSSESSIVE.is_match(&q) && names_another_service(query, &before));
     // "what about spend?" changes the aspect; "what about azure?" the subject:
     // only a follow-up naming another product or platform replaces what came
     // before, unless it says so outright ("instead").
@@ -595,6 +609,38 @@ mod tests {
             rw.query.contains("app service") || rw.attribute.is_some(),
             "{rw:?}"
         );
+    }
+
+    /// A service named beside a pronoun that points at the old subject ("the
+    /// function that reads from it") is the new subject: the old one's kinds and
+    /// what was asked about it stay behind (its cloud stays, the setting). A
+    /// possessive ("its node pools") names a part of the old subject.
+    #[test]
+    fn a_service_that_works_on_the_old_subject_is_a_new_subject() {
+        let c = ctx_with("messages pile up in our sqs queue overnight");
+        let rw = rules("is the lambda reading from it throwing errors?", &c);
+        for w in ["queue", "messages", "overnight", "Crashloop"] {
+            assert!(!rw.query.contains(w), "{w} in {}", rw.query);
+        }
+        let c = ctx_with("our aks cluster looks degraded");
+        let rw = rules("are its node pools too big for what they run?", &c);
+        assert!(rw.query.contains("aks"), "{}", rw.query);
+    }
+
+    /// A change of topic said outright replaces the subject and what was asked
+    /// about it, whatever the follow-up names.
+    #[test]
+    fn an_announced_change_of_topic_drops_the_old_subject() {
+        let c = ctx_with("our payments cluster looks degraded");
+        for q in [
+            "unrelated: who is using up our disk space budget",
+            "on a different note, any backups failing?",
+        ] {
+            let rw = rules(q, &c);
+            for w in ["payments", "degraded", "Crashloop"] {
+                assert!(!rw.query.contains(w), "{w} in {}", rw.query);
+            }
+        }
     }
 
     #[test]

@@ -83,19 +83,24 @@ pub struct Lexicon {
     pub roles: Vec<RoleWords>,
     pub read_only: Vec<Phrase>,
     pub read_write: Vec<Phrase>,
-    pub cost: BundlePurpose,
+    /// What a bundle can be for, besides fixing what the question describes
+    /// (`purposes.toml`): cost, fault injection.
+    pub purposes: Vec<BundlePurpose>,
 }
 
 /// A purpose a bundle can be named for, and how a question asks about it; both
 /// as stems.
 #[derive(Debug, Default)]
 pub struct BundlePurpose {
+    /// The table's name ("cost"), which names the signal of a result held back.
+    pub name: String,
     pub bundle: HashSet<String>,
     pub question: HashSet<String>,
 }
 
 impl BundlePurpose {
-    /// Whether a bundle whose display name has these stems is for this purpose.
+    /// Whether a bundle whose name (display name and slug) has these stems is for
+    /// this purpose.
     pub fn names(&self, name_stems: &HashSet<String>) -> bool {
         name_stems.iter().any(|s| self.bundle.contains(s))
     }
@@ -156,10 +161,8 @@ struct RoleRow {
     #[serde(default)]
     theirs: Vec<String>,
 }
-#[derive(Deserialize)]
-struct PurposesFile {
-    cost: PurposeRow,
-}
+/// Purposes by name (a `BTreeMap`: sorted by name).
+type PurposesFile = std::collections::BTreeMap<String, PurposeRow>;
 #[derive(Deserialize)]
 struct PurposeRow {
     bundle: Vec<String>,
@@ -264,10 +267,16 @@ impl Lexicon {
             roles,
             read_only: phrases(&constraints.read_only),
             read_write: phrases(&constraints.read_write),
-            cost: BundlePurpose {
-                bundle: stemmed(&purposes.cost.bundle)?,
-                question: stemmed(&purposes.cost.question)?,
-            },
+            purposes: purposes
+                .into_iter()
+                .map(|(name, row)| {
+                    Ok(BundlePurpose {
+                        bundle: stemmed(&row.bundle)?,
+                        question: stemmed(&row.question)?,
+                        name,
+                    })
+                })
+                .collect::<Result<_, String>>()?,
         })
     }
 

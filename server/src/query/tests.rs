@@ -84,19 +84,19 @@ fn the_bundled_lexicons_parse() {
     assert!(!lex.technologies.is_empty() && !lex.actions.is_empty());
     // Purposes match by stem: "billing" in a name, "paying" in a question.
     let stems = |t: &str| phrase::stems(&phrase::words(t));
-    assert!(
-        lex.cost
-            .names(&stems("AWS Billing Tag Costs").into_iter().collect())
-    );
-    assert!(
-        !lex.cost
-            .names(&stems("Azure App Service Health").into_iter().collect())
-    );
-    assert!(
-        lex.cost
-            .asked(&stems("why are we paying so much for idle vms"))
-    );
-    assert!(!lex.cost.asked(&stems("app service returns 502 errors")));
+    let purpose = |name: &str| lex.purposes.iter().find(|p| p.name == name).unwrap();
+    let names = |p: &str, n: &str| purpose(p).names(&stems(n).into_iter().collect());
+    assert!(names("cost", "AWS Billing Tag Costs"));
+    assert!(!names("cost", "Azure App Service Health"));
+    assert!(purpose("cost").asked(&stems("why are we paying so much for idle vms")));
+    assert!(!purpose("cost").asked(&stems("app service returns 502 errors")));
+    // Breaking things on purpose is asked for in so many words; a symptom is not.
+    assert!(names(
+        "fault-injection",
+        "Kubernetes Namespace Chaos Engineering"
+    ));
+    assert!(purpose("fault-injection").asked(&stems("kill pods deliberately to test failover")));
+    assert!(!purpose("fault-injection").asked(&stems("containers keep getting oom killed")));
 }
 
 #[test]

@@ -68,7 +68,7 @@ pub struct CorpusVocab {
     /// Per bundle (snapshot order): stems of its task and SLI names and its display
     /// name: the words for what it does ("Restart Deployment").
     pub bundle_task_stems: Vec<HashSet<String>>,
-    /// Per bundle: stems of its display name alone, what it is for ("Helm Update").
+    /// Per bundle: stems of its display name and slug, what it is for ("Helm Update").
     pub bundle_name_stems: Vec<HashSet<String>>,
     /// Common English words (the embedder's whole-word vocabulary), when known.
     pub common: Option<HashSet<String>>,
@@ -133,6 +133,12 @@ impl CorpusVocab {
             }
             let name_stems: HashSet<String> = stems(&words(b.display_name)).into_iter().collect();
             task_stems.extend(name_stems.iter().cloned());
+            // The slug too: a display name can misspell what its slug says
+            // ("Choas Testing" in k8s-chaos-flux).
+            let name_stems: HashSet<String> = name_stems
+                .into_iter()
+                .chain(stems(&words(b.slug)))
+                .collect();
             v.bundle_task_stems.push(task_stems);
             v.bundle_name_stems.push(name_stems);
             for name in [b.display_name, b.slug] {

@@ -38,20 +38,22 @@ const W_GRAPH: f32 = 0.1;
 /// one: on the tuning halves every such question's expected bundles do. A bundle
 /// without SLIs loses this much of its fused signal.
 const W_NO_SLI: f32 = 0.05;
-/// A bundle named for cost or billing, for a question that says nothing about
-/// spending: it matches the resource's words (app service, storage account, VM)
-/// while looking at its bill. On the tuning halves this lifted 11 questions'
-/// right answer and lowered none, the same from 0.1 to 0.15 (held out: 5 up, 1
-/// down). Like `W_NO_SLI` it lowers the shown relevance too; no-match and
-/// rejection rates did not move.
-const W_COST_UNASKED: f32 = 0.1;
+/// A bundle named for a purpose (`purposes.toml`) the question does not ask
+/// about: a cost bundle for a question that says nothing about spending matches
+/// the resource's words (app service, storage account, VM) while looking at its
+/// bill. For cost, on the tuning halves this lifted 11 questions' right answer and
+/// lowered none, the same from 0.1 to 0.15 (held out: 5 up, 1 down). Like
+/// `W_NO_SLI` it lowers the shown relevance too; no-match and rejection rates did
+/// not move.
+const W_PURPOSE_UNASKED: f32 = 0.1;
 /// A bundle's README sections are offered as documentation when it is the top
 /// result at this score or more: the question is about it. At 0.5 a question
 /// about writing a new bundle for a product got the README of the product's
 /// bundle (0.53) instead of the authoring guide.
 pub const README_SUBJECT_MIN: f32 = 0.75;
-/// The signal a result carries when it was held back for being about cost.
-pub const COST_UNASKED: &str = "cost-unasked";
+/// The signal a result carries when it was held back for a purpose the
+/// question does not ask about: the purpose's name and this ("cost-unasked").
+pub const UNASKED: &str = "-unasked";
 
 /// The signal a result carries when the question asks for an SLI it lacks.
 pub const LACKS_SLI: &str = "lacks-sli";
@@ -190,21 +192,33 @@ fn fuse_and_calibrate(
         Mode::Keyword => (0.0, 1.0),
     };
     let wants_sli = query.mentions(crate::query::Role::Sli);
-    let asks_cost = LEXICON.cost.asked(&query.stems);
+    // Each purpose once per question; the names live as long as the lexicon.
+    let unasked: Vec<_> = LEXICON
+        .purposes
+        .iter()
+        .filter(|p| !p.asked(&query.stems))
+        .collect();
     let mut fused: Vec<(u32, Acc)> = acc
         .into_iter()
         .filter(|(b, _)| passes(&s.bundles[*b as usize], &o.filters))
         .filter(|(_, a)| a.vector > 0.0 || a.bm25 > 0.0)
         .map(|(b, mut a)| {
             a.lacks_sli = wants_sli && s.bundles[b as usize].sli_count == 0;
-            a.cost_unasked =
-                !asks_cost && LEXICON.cost.names(&s.vocab.bundle_name_stems[b as usize]);
+            let name = &s.vocab.bundle_name_stems[b as usize];
+            a.unasked_purpose = unasked
+                .iter()
+                .find(|p| p.names(name))
+                .map(|p| p.name.as_str());
             a.fused = wv * a.vector
                 + wv * W_SUMMARY / W_VECTOR * a.summary
                 + wb * a.bm25
                 + W_PLATFORM * a.platform
                 - if a.lacks_sli { W_NO_SLI } else { 0.0 }
-                - if a.cost_unasked { W_COST_UNASKED } else { 0.0 }
+                - if a.unasked_purpose.is_some() {
+                    W_PURPOSE_UNASKED
+                } else {
+                    0.0
+                }
                 + if o.graph_boost {
                     W_GRAPH * a.graph
                 } else {
@@ -281,8 +295,8 @@ fn hit(s: &Snapshot, b: u32, score: f32, a: &Acc, o: &SearchOptions) -> BundleHi
     if a.lacks_sli {
         fired.push(LACKS_SLI.to_string());
     }
-    if a.cost_unasked {
-        fired.push(COST_UNASKED.to_string());
+    if let Some(p) = a.unasked_purpose {
+        fired.push(format!("{p}{UNASKED}"));
     }
     if a.uncovered_subject {
         fired.push(UNCOVERED_SUBJECT.to_string());

@@ -38,8 +38,9 @@ pub(super) struct Acc {
     pub(super) action_missing: bool,
     /// The question asks for an SLI (a monitor) and the bundle has none.
     pub(super) lacks_sli: bool,
-    /// The bundle is about spending and the question is not.
-    pub(super) cost_unasked: bool,
+    /// The purpose the bundle is for (cost, fault injection) that the question
+    /// does not ask about.
+    pub(super) unasked_purpose: Option<&'static str>,
     /// The question is about a product the catalog never mentions.
     pub(super) uncovered_subject: bool,
     /// ... and this bundle is named for another product ("mailgun-…" for a

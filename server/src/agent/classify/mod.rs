@@ -253,9 +253,21 @@ static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} everything\b|\beverything (you have |you've got |there is )?(for|on|about)\b|\beverything (you have|you've got|there is) in\b|\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every)( the| of the)?( [\w-]+){0,3} (bundles?|codebundles?|skill templates?|tools?|tasks?|monitors?|slis?|runbooks?|checks?|automations?)\b|\b(which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|monitor|sli|runbook))\b",
     )
 });
-/// "what cost stuff do you have": a vague collective noun asks for the inventory.
-static CATALOG_STUFF: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\bwhat (\S+ ){0,4}(stuff|things) do (you|u) (have|offer|cover|got)\b"));
+/// "what cost stuff do you have", "list all the azure things you've got": a vague
+/// collective noun asks for the inventory.
+static CATALOG_STUFF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(what|list|show|give|enumerate) (\S+ ){0,4}(stuff|things) (do |that )?(you|u)( ?'ve| have)? (have|offer|cover|got)\b",
+    )
+});
+/// "where should i start?" with nothing else asked (`is_catalog`): the catalog's
+/// good places to start. Beside a problem ("pods crashlooping, where do i
+/// start?") it asks where to start on the problem: a search.
+static START_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bwhere (should|do|can|would|could) (i|we) (start|begin)\b|\bwhat should (i|we) (start|begin) with\b|\bhow (should|do) (i|we) get started\b",
+    )
+});
 /// "what do you offer for azure", "any runbooks for databases", "which monitors do
 /// you have for kubernetes": asks what the registry holds for a subject. Only when
 /// nothing but filters remains (`is_catalog`): "any bundles for pods stuck in
@@ -321,6 +333,27 @@ const LISTING_FILLER: &[&str] = &[
     "kinds",
     "type",
     "types",
+    // What the user wants kept safe, where they are and what they run, beside
+    // the filters ("nothing that would alter production", "new here, mainly on
+    // gcp").
+    "want",
+    "need",
+    "mutate",
+    "mutates",
+    "touch",
+    "touches",
+    "alter",
+    "alters",
+    "prod",
+    "production",
+    "new",
+    "here",
+    "mostly",
+    "mainly",
+    "start",
+    "begin",
+    "nothing",
+    "please",
 ];
 
 /// What a catalog question asks for.
@@ -337,7 +370,7 @@ pub fn catalog_kind(q: &Query) -> CatalogKind {
     let text = q.text.to_lowercase();
     if CATALOG_RECENT.is_match(&text) {
         CatalogKind::Recent
-    } else if CATALOG_START.is_match(&text) {
+    } else if CATALOG_START.is_match(&text) || START_ASKED.is_match(&text) {
         CatalogKind::Start
     } else if CATALOG_COUNT.is_match(&text) || text.contains("how many") {
         CatalogKind::Count
@@ -348,7 +381,9 @@ pub fn catalog_kind(q: &Query) -> CatalogKind {
     }
 }
 
-fn is_catalog(q: &Query, text: &str) -> Option<&'static str> {
+/// `opening`: the conversation's first question. Later, "where do i start?" asks
+/// where to start on what came before.
+fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
     if CATALOG_OVERVIEW.is_match(text) {
         return Some("asks for an overview of the catalog");
     }
@@ -367,6 +402,16 @@ fn is_catalog(q: &Query, text: &str) -> Option<&'static str> {
     }
     if CATALOG_LIST.is_match(text) || CATALOG_STUFF.is_match(text) {
         return Some("asks for a list");
+    }
+    // Who is asking and what they run may come with it ("just joined the team,
+    // we use aks mostly"): small talk, like the platform, is no problem to search.
+    if opening
+        && START_ASKED.is_match(text)
+        && residual_terms(q)
+            .iter()
+            .all(|t| SMALL_TALK.contains(&t.as_str()) || t == "use")
+    {
+        return Some("asks where to start in the catalog");
     }
     if CATALOG_OFFER.is_match(text) && residual_terms(q).is_empty() {
         return Some("asks what the registry holds for a subject");
@@ -581,7 +626,7 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     {
         return rule(Category::FollowUp, "continues the previous turn");
     }
-    if let Some(reason) = is_catalog(query, &q) {
+    if let Some(reason) = is_catalog(query, &q, ctx.turns.is_empty()) {
         return rule(Category::Catalog, reason);
     }
     // Writing your own library is a documentation question, not a keyword lookup.
@@ -900,15 +945,27 @@ mod tests {
             "top three tools to start with for azure",
             "give me a rundown of what is indexed",
             "what sort of bundles do you have for postgres",
+            // Where to start, with who is asking and what they run; a listing
+            // with a constraint restated; the inventory as "things".
+            "just joined the team, we mostly use aks. where should we begin?",
+            "where do i start?",
+            "which tools are read-only? nothing that touches production please",
+            "show me the aws things you've got",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
+        // After an answer, "where do i start?" is about what came before.
+        assert_ne!(
+            cat("where do i start?", &with_history()),
+            Some(Category::Catalog)
+        );
         for q in [
             "any bundles for pods stuck in pending in ns web",
             "what do you have for crashlooping pods?",
             "pods crash since we updated the base image last week",
             "checkout api returns 503s, which runbook would you recommend i run first?",
             "summary: deployment has 0 available replicas",
+            "our prod database is slow, where should we begin",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
