@@ -127,17 +127,19 @@ static ASKS_FOR_A_BUNDLE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Replacement said outright, whatever the follow-up names: "instead", or a
-/// change of topic announced ("unrelated, but…", "on another note").
+/// change of topic announced at the start ("unrelated, but…", "on another
+/// note, …"). Only at the start: mid-sentence, "unrelated to the deploy" or
+/// "another topic" (a Kafka topic) are part of the question.
 static EXPLICIT_SWAP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(instead|rather than|rather|switch to|unrelated|on (a |an )?(different|separate|other|another) (note|topic|subject)|(different|separate|new|another) (topic|subject|question)|changing (the )?(topic|subject))\b",
+        r"\b(instead|rather than|rather|switch to)\b|^\W*(unrelated|on (a |an )?(different|separate|other|another) note|(a |one )?(different|separate|new|another|other) question|changing (the )?(topic|subject))\b",
     )
 });
 
-/// "its node pools", "their queues": a part of the subject before, not another
-/// service. A pronoun elsewhere ("the lambda that consumes it") points at the
-/// old subject from a new one.
-static POSSESSIVE: LazyLock<Regex> = LazyLock::new(|| re(r"\b(its|their|it's|it has|they have)\b"));
+/// "its plan", "their queues": a part of the subject before, not another
+/// service. A pronoun elsewhere ("the function app that reads from it") points
+/// at the old subject from a new one.
+static POSSESSIVE: LazyLock<Regex> = LazyLock::new(|| re(r"\b(its|their)\b"));
 
 static REFERS_BACK: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -273,19 +275,37 @@ fn rare_name_limit(vocab: &CorpusVocab) -> u32 {
 }
 
 /// A cloud service the follow-up names that the previous question did not ("the
-/// app service plans" after an AKS cluster, "the lambda that consumes it" after a
+/// app service plans" after an AKS cluster, "the lambda reading from it" after a
 /// queue): a new subject on the same platform. Cues that name the cloud itself
 /// ("azure subscription", "google cloud"), a managed cluster, or a part of a
 /// Kubernetes cluster ("pods", "node pool": the same cluster seen closer) are not
 /// services.
 fn names_another_service(now: &Query, before: &Query) -> bool {
     const CLOUD_NAMES: &[&str] = &["azure", "google", "gcp", "aws", "amazon", "microsoft"];
+    // Where a service is looked at, not another service: "does that show up in
+    // cloudwatch?" is still about the service before.
+    const LOOKING: &[&str] = &[
+        "cloudwatch",
+        "cloudtrail",
+        "gcloud",
+        "gsutil",
+        "bq",
+        "kql",
+        "stackdriver",
+        "monitor",
+        "logging",
+        "analytics",
+        "cli",
+        "portal",
+        "console",
+    ];
     LEXICON.platform_cues.iter().any(|(p, platform)| {
         platform != "kubernetes"
-            && !p
-                .text
-                .split(' ')
-                .any(|w| CLOUD_NAMES.contains(&w) || LEXICON.managed_kubernetes.contains_key(w))
+            && !p.text.split(' ').any(|w| {
+                CLOUD_NAMES.contains(&w)
+                    || LOOKING.contains(&w)
+                    || LEXICON.managed_kubernetes.contains_key(w)
+            })
             && p.matches(&now.stems)
             && !p.matches(&before.stems)
     })
@@ -612,23 +632,46 @@ mod tests {
     }
 
     /// A service named beside a pronoun that points at the old subject ("the
-    /// function that reads from it") is the new subject: the old one's kinds and
+    /// function app reading from it") is the new subject: the old one's kinds and
     /// what was asked about it stay behind (its cloud stays, the setting). A
-    /// possessive ("its node pools") names a part of the old subject.
+    /// possessive ("its plan") names a part of the old subject.
     #[test]
     fn a_service_that_works_on_the_old_subject_is_a_new_subject() {
-        let c = ctx_with("messages pile up in our sqs queue overnight");
-        let rw = rules("is the lambda reading from it throwing errors?", &c);
-        for w in ["queue", "messages", "overnight", "Crashloop"] {
-            assert!(!rw.query.contains(w), "{w} in {}", rw.query);
+        let v = CorpusVocab {
+            resource_stems: ["queue"].map(String::from).into(),
+            ..Default::default()
+        };
+        let follow = |before: &str, q: &str| {
+            by_rules(
+                &Query::parse(q, &v),
+                Category::FollowUp,
+                &ctx_with(before),
+                &v,
+            )
+            .query
+        };
+        let q = follow(
+            "messages pile up in our sqs queue overnight",
+            "is the lambda reading from it throwing errors?",
+        );
+        for w in ["queue", "messages", "overnight"] {
+            assert!(!q.contains(w), "{w} in {q}");
         }
-        let c = ctx_with("our aks cluster looks degraded");
-        let rw = rules("are its node pools too big for what they run?", &c);
-        assert!(rw.query.contains("aks"), "{}", rw.query);
+        // Where it is looked at is no other service.
+        let q = follow(
+            "messages pile up in our sqs queue overnight",
+            "does that show up in cloudwatch?",
+        );
+        assert!(q.contains("queue"), "{q}");
+        let q = follow(
+            "our function app keeps timing out",
+            "is its app service plan too small?",
+        );
+        assert!(q.contains("function"), "{q}");
     }
 
-    /// A change of topic said outright replaces the subject and what was asked
-    /// about it, whatever the follow-up names.
+    /// A change of topic announced at the start replaces the subject and what was
+    /// asked about it; mid-sentence it is part of the question.
     #[test]
     fn an_announced_change_of_topic_drops_the_old_subject() {
         let c = ctx_with("our payments cluster looks degraded");
@@ -637,10 +680,12 @@ mod tests {
             "on a different note, any backups failing?",
         ] {
             let rw = rules(q, &c);
-            for w in ["payments", "degraded", "Crashloop"] {
+            for w in ["payments", "degraded"] {
                 assert!(!rw.query.contains(w), "{w} in {}", rw.query);
             }
         }
+        let rw = rules("could the latency be unrelated to the deploy?", &c);
+        assert!(rw.query.contains("payments"), "{}", rw.query);
     }
 
     #[test]

@@ -96,7 +96,37 @@ fn the_bundled_lexicons_parse() {
         "Kubernetes Namespace Chaos Engineering"
     ));
     assert!(purpose("fault-injection").asked(&stems("kill pods deliberately to test failover")));
-    assert!(!purpose("fault-injection").asked(&stems("containers keep getting oom killed")));
+    assert!(!purpose("fault-injection").asked(&stems("workers got oom killed again")));
+    assert!(!purpose("fault-injection").asked(&stems("istio sidecar injection failing")));
+}
+
+/// A display name can misspell what its slug says: what a bundle is for is read
+/// from both, while product names stay the display name's.
+#[test]
+fn a_bundles_purpose_is_read_from_its_slug_too() {
+    let none: Vec<String> = Vec::new();
+    let v = CorpusVocab::build(
+        &[BundleFacts {
+            display_name: "Kubernetes Flux Choas Testing",
+            slug: "k8s-chaos-flux",
+            platform: "kubernetes",
+            tags: &none,
+            resource_types: &none,
+            tasks: Vec::new(),
+        }],
+        &[],
+        &[],
+        HashSet::new(),
+        None,
+    );
+    let lex = Lexicon::parse().unwrap();
+    let chaos = lex
+        .purposes
+        .iter()
+        .find(|p| p.name == "fault-injection")
+        .unwrap();
+    assert!(chaos.names(&v.bundle_label_stems[0]));
+    assert!(!chaos.names(&v.bundle_name_stems[0]));
 }
 
 #[test]

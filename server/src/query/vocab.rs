@@ -68,8 +68,12 @@ pub struct CorpusVocab {
     /// Per bundle (snapshot order): stems of its task and SLI names and its display
     /// name: the words for what it does ("Restart Deployment").
     pub bundle_task_stems: Vec<HashSet<String>>,
-    /// Per bundle: stems of its display name and slug, what it is for ("Helm Update").
+    /// Per bundle: stems of its display name alone, what it is for ("Helm Update").
     pub bundle_name_stems: Vec<HashSet<String>>,
+    /// Per bundle: stems of its display name and slug, for what it is for
+    /// (`purposes.toml`). Not for telling products by name: slugs are full of
+    /// words like "cmd" and "json" that name no product.
+    pub bundle_label_stems: Vec<HashSet<String>>,
     /// Common English words (the embedder's whole-word vocabulary), when known.
     pub common: Option<HashSet<String>>,
 }
@@ -135,12 +139,14 @@ impl CorpusVocab {
             task_stems.extend(name_stems.iter().cloned());
             // The slug too: a display name can misspell what its slug says
             // ("Choas Testing" in k8s-chaos-flux).
-            let name_stems: HashSet<String> = name_stems
-                .into_iter()
+            let label_stems: HashSet<String> = name_stems
+                .iter()
+                .cloned()
                 .chain(stems(&words(b.slug)))
                 .collect();
             v.bundle_task_stems.push(task_stems);
             v.bundle_name_stems.push(name_stems);
+            v.bundle_label_stems.push(label_stems);
             for name in [b.display_name, b.slug] {
                 let p = Phrase::new(name);
                 if p.len() >= 2 {

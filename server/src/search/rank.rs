@@ -44,7 +44,10 @@ const W_NO_SLI: f32 = 0.05;
 /// bill. For cost, on the tuning halves this lifted 11 questions' right answer and
 /// lowered none, the same from 0.1 to 0.15 (held out: 5 up, 1 down). Like
 /// `W_NO_SLI` it lowers the shown relevance too; no-match and rejection rates did
-/// not move.
+/// not move. Chaos bundles take the same weight: neutral on the tuning halves (two
+/// wrong chaos answers to "oom killed" questions gave way to other bundles, one
+/// chaos question without any of its words lost a rank-5 hit), kept because a
+/// destructive bundle on top of an incident answer is the worse mistake.
 const W_PURPOSE_UNASKED: f32 = 0.1;
 /// A bundle's README sections are offered as documentation when it is the top
 /// result at this score or more: the question is about it. At 0.5 a question
@@ -204,7 +207,7 @@ fn fuse_and_calibrate(
         .filter(|(_, a)| a.vector > 0.0 || a.bm25 > 0.0)
         .map(|(b, mut a)| {
             a.lacks_sli = wants_sli && s.bundles[b as usize].sli_count == 0;
-            let name = &s.vocab.bundle_name_stems[b as usize];
+            let name = &s.vocab.bundle_label_stems[b as usize];
             a.unasked_purpose = unasked
                 .iter()
                 .find(|p| p.names(name))

@@ -333,11 +333,8 @@ const LISTING_FILLER: &[&str] = &[
     "kinds",
     "type",
     "types",
-    // What the user wants kept safe, where they are and what they run, beside
-    // the filters ("nothing that would alter production", "new here, mainly on
-    // gcp").
-    "want",
-    "need",
+    // What the user wants kept safe, beside the filters ("nothing that would
+    // alter production").
     "mutate",
     "mutates",
     "touch",
@@ -346,14 +343,7 @@ const LISTING_FILLER: &[&str] = &[
     "alters",
     "prod",
     "production",
-    "new",
-    "here",
-    "mostly",
-    "mainly",
-    "start",
-    "begin",
     "nothing",
-    "please",
 ];
 
 /// What a catalog question asks for.
@@ -381,8 +371,8 @@ pub fn catalog_kind(q: &Query) -> CatalogKind {
     }
 }
 
-/// `opening`: the conversation's first question. Later, "where do i start?" asks
-/// where to start on what came before.
+/// `opening`: nothing searched yet in the conversation (only greetings or catalog
+/// turns). After a search, "where do i start?" asks where to start on it.
 fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
     if CATALOG_OVERVIEW.is_match(text) {
         return Some("asks for an overview of the catalog");
@@ -403,14 +393,7 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
     if CATALOG_LIST.is_match(text) || CATALOG_STUFF.is_match(text) {
         return Some("asks for a list");
     }
-    // Who is asking and what they run may come with it ("just joined the team,
-    // we use aks mostly"): small talk, like the platform, is no problem to search.
-    if opening
-        && START_ASKED.is_match(text)
-        && residual_terms(q)
-            .iter()
-            .all(|t| SMALL_TALK.contains(&t.as_str()) || t == "use")
-    {
+    if opening && START_ASKED.is_match(text) && only_who_and_what_they_run(text) {
         return Some("asks where to start in the catalog");
     }
     if CATALOG_OFFER.is_match(text) && residual_terms(q).is_empty() {
@@ -434,6 +417,59 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
         return Some("asks for a filtered list");
     }
     None
+}
+
+/// Besides asking where to start, the message says only who is asking and what
+/// they run ("just joined the team, we mostly use aks"). Word by word on the text,
+/// not on the question's terms: those drop stopwords and platform words, and "prod
+/// is down" or "pods in crashloopbackoff" are problems to start on, not the
+/// catalog's places to start.
+fn only_who_and_what_they_run(text: &str) -> bool {
+    const ALLOWED: &[&str] = &[
+        "where",
+        "should",
+        "do",
+        "can",
+        "could",
+        "would",
+        "start",
+        "begin",
+        "with",
+        "mostly",
+        "mainly",
+        "use",
+        "using",
+        "run",
+        "running",
+        "we",
+        "is",
+        "are",
+        "in",
+        "a",
+        "the",
+        "k8s",
+        "google",
+        "cloud",
+        "mix",
+        "mixed",
+        "both",
+        "or",
+        "we've",
+        "you",
+        "recommend",
+        "hi",
+        "hello",
+        "hey",
+    ];
+    let rest = START_ASKED.replace_all(text, " ");
+    rest.split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .all(|w| {
+            ALLOWED.contains(&w)
+                || SMALL_TALK.contains(&w)
+                || crate::query::MAJOR_PLATFORMS.contains(&w)
+                || crate::query::LEXICON.managed_kubernetes.contains_key(w)
+        })
 }
 
 /// Asks for a collection's contents. Its purpose alone ("what is X for?") is
@@ -626,7 +662,13 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     {
         return rule(Category::FollowUp, "continues the previous turn");
     }
-    if let Some(reason) = is_catalog(query, &q, ctx.turns.is_empty()) {
+    // Before anything was searched ("hi" → reply → "where should i start?"), the
+    // conversation is still at its opening.
+    let opening = ctx
+        .turns
+        .iter()
+        .all(|t| matches!(t.category, Category::Meta | Category::Catalog));
+    if let Some(reason) = is_catalog(query, &q, opening) {
         return rule(Category::Catalog, reason);
     }
     // Writing your own library is a documentation question, not a keyword lookup.
@@ -954,11 +996,24 @@ mod tests {
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
-        // After an answer, "where do i start?" is about what came before.
+        assert_eq!(
+            cat("hi, we're new here, where should we start?", &none),
+            Some(Category::Catalog)
+        );
+        // After an answer, "where do i start?" is about what came before; after
+        // a greeting nothing was searched yet.
         assert_ne!(
             cat("where do i start?", &with_history()),
             Some(Category::Catalog)
         );
+        let greeted = SessionContext {
+            turns: vec![PastTurn {
+                category: Category::Meta,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        assert_eq!(cat("where do i start?", &greeted), Some(Category::Catalog));
         for q in [
             "any bundles for pods stuck in pending in ns web",
             "what do you have for crashlooping pods?",
@@ -966,6 +1021,8 @@ mod tests {
             "checkout api returns 503s, which runbook would you recommend i run first?",
             "summary: deployment has 0 available replicas",
             "our prod database is slow, where should we begin",
+            "prod is down, where do i start?",
+            "pods in crashloopbackoff, where do i start?",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
