@@ -216,11 +216,15 @@ const SMALL_TALK: &[&str] = &[
 ];
 
 fn only_small_talk(rest: &str) -> bool {
-    let mut words = rest
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .peekable();
+    let mut words = message_words(rest).peekable();
     words.peek().is_some() && words.all(|w| SMALL_TALK.contains(&w))
+}
+
+/// A message's words with their apostrophes ("we're", "i've"), as `SMALL_TALK`
+/// lists them.
+fn message_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
 }
 
 /// A greeting in front of a real question ("hello! what can you do for us").
@@ -462,14 +466,12 @@ fn only_who_and_what_they_run(text: &str) -> bool {
         "hey",
     ];
     let rest = START_ASKED.replace_all(text, " ");
-    rest.split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .all(|w| {
-            ALLOWED.contains(&w)
-                || SMALL_TALK.contains(&w)
-                || crate::query::MAJOR_PLATFORMS.contains(&w)
-                || crate::query::LEXICON.managed_kubernetes.contains_key(w)
-        })
+    message_words(&rest).all(|w| {
+        ALLOWED.contains(&w)
+            || SMALL_TALK.contains(&w)
+            || crate::query::MAJOR_PLATFORMS.contains(&w)
+            || crate::query::LEXICON.managed_kubernetes.contains_key(w)
+    })
 }
 
 /// Asks for a collection's contents. Its purpose alone ("what is X for?") is
