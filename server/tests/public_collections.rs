@@ -85,6 +85,8 @@ fn public_golden_sets_on_the_public_collections() {
         ("public14", "heldout", "agent", 0.88, 0.70),
         ("public15", "tuning", "agent", 0.80, 0.75),
         ("public15", "heldout", "agent", 0.80, 0.75),
+        ("public16", "tuning", "agent", 0.90, 0.85),
+        ("public16", "heldout", "agent", 0.90, 0.80),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",

@@ -3,6 +3,7 @@
 //! diversification, filters, and a calibrated no-match decision.
 
 mod calibrate;
+mod headings;
 mod rank;
 mod sections;
 mod signals;

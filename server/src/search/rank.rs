@@ -150,7 +150,7 @@ pub fn search(
         .first()
         .filter(|b| b.score >= README_SUBJECT_MIN)
         .and_then(|b| s.bundle_by_key.get(&b.key).copied());
-    out.docs = rank_docs(s, &best_cos, &keyword.chunk, subject);
+    out.docs = rank_docs(s, query, &best_cos, &keyword.chunk, subject);
     out.keywords = rank_keywords(s, &best_cos, &keyword.chunk);
     out.correlations = correlations(s, &out.bundles);
     out.timings.rank_ms = tr.elapsed().as_secs_f64() * 1000.0;
@@ -448,6 +448,7 @@ fn matched_tasks(s: &Snapshot, a: &Acc) -> Vec<MatchedTask> {
 /// section of a bundle the question is not about answers nothing).
 fn rank_docs(
     s: &Snapshot,
+    query: &Query,
     cos: &[(u32, f32)],
     bm: &HashMap<u32, f32>,
     subject: Option<u32>,
@@ -471,7 +472,22 @@ fn rank_docs(
     for (&ci, &v) in bm {
         add(ci, 0.3 * v);
     }
-    let mut hits: Vec<(i64, f32)> = best.into_iter().filter(|(_, v)| *v > 0.15).collect();
+    let identity = subject.map_or(String::new(), |b| {
+        let b = &s.bundles[b as usize];
+        format!("{} {}", b.slug.replace('-', " "), b.display_name)
+    });
+    let asked = super::headings::asked_stems(&query.terms, &identity);
+    let mut hits: Vec<(i64, f32)> = best
+        .into_iter()
+        .filter(|(_, v)| *v > 0.15)
+        .map(|(id, v)| {
+            let heading = s.docs.get(&id).and_then(|d| d.heading.as_deref());
+            (
+                id,
+                v + heading.map_or(0.0, |h| super::headings::bonus(&asked, h)),
+            )
+        })
+        .collect();
     hits.sort_by(|a, b| b.1.total_cmp(&a.1));
     hits.into_iter()
         .take(5)

@@ -244,7 +244,7 @@ static CATALOG_OVERVIEW: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CATALOG_RECENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(what'?s|what is|anything|something) new\b|\b(recently|lately) (added|changed|updated|published)\b|\b(added|changed|updated|new|published) (recently|lately|this (week|month|year|quarter|spring|summer|fall|autumn|winter))\b|\bwhat (has )?(changed|was added|got added)\b|\blatest (additions|changes|updates)\b|\bwhat('s| has| have)? been (added|changed|updated|published)\b.{0,60}\b(recently|lately|this (week|month|year))\b",
+        r"\b(what'?s|what is|anything|something) new\b|\b(recently|lately) (added|changed|updated|published)\b|\b(added|changed|updated|new|published) (recently|lately|this (week|month|year|quarter|spring|summer|fall|autumn|winter))\b|\b(added|changed|updated|published) most recently\b|\b(newest|latest|most recent|most recently added|recently added) (\w+ )?(bundles?|codebundles?|skill templates?|tools|runbooks|monitors|checks|slis|additions|ones)\b|\bwhat (has )?(changed|was added|got added)\b|\blatest (additions|changes|updates)\b|\bwhat('s| has| have)? been (added|changed|updated|published)\b.{0,60}\b(recently|lately|this (week|month|year))\b",
     )
 });
 static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -254,7 +254,7 @@ static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} everything\b|\beverything (you have |you've got |there is )?(for|on|about)\b|\beverything (you have|you've got|there is) in\b|\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every)( the| of the)?( [\w-]+){0,3} (bundles?|codebundles?|skill templates?|tools?|tasks?|monitors?|slis?|runbooks?|checks?|automations?)\b|\b(which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|monitor|sli|runbook))\b",
+        r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} everything\b|\beverything (you have |you've got |there is )?(for|on|about)\b|\beverything (you have|you've got|there is) in\b|\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every)( the| of the)?(\s+[\w-]+|\s*[/&+,]){0,6} (bundles?|codebundles?|skill templates?|tools?|tasks?|monitors?|slis?|runbooks?|checks?|automations?)\b|\b(which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|monitor|sli|runbook))\b",
     )
 });
 /// "what cost stuff do you have", "list all the azure things you've got": a vague
@@ -283,7 +283,7 @@ static CATALOG_OFFER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CATALOG_COUNT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bhow many (\w+ ){0,3}(bundles|codebundles|code bundles|skill templates|tools|tasks|monitors|slis|runbooks|checks|collections|codecollections)\b|\bhow much (\w+ ){0,3}(stuff|content|coverage) (is|are|do|does|is there)\b",
+        r"^\W*how many (of (them|those|these|the bundles) )?(are for|are on|target|cover|support|run on|work with|exist for)\b|\bhow many (\w+ ){0,3}(bundles|codebundles|code bundles|skill templates|tools|tasks|monitors|slis|runbooks|checks|collections|codecollections)\b|\bhow much (\w+ ){0,3}(stuff|content|coverage) (is|are|do|does|is there)\b",
     )
 });
 static KIND_CONTRAST: LazyLock<Regex> =
@@ -348,6 +348,14 @@ const LISTING_FILLER: &[&str] = &[
     "prod",
     "production",
     "nothing",
+    // Chat filler and the link between a filter and the part ("db related
+    // checks", "the gcp ones pls").
+    "related",
+    "checks",
+    "ones",
+    "pls",
+    "plz",
+    "please",
 ];
 
 /// What a catalog question asks for.
@@ -400,7 +408,7 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
     if opening && START_ASKED.is_match(text) && only_who_and_what_they_run(text) {
         return Some("asks where to start in the catalog");
     }
-    if CATALOG_OFFER.is_match(text) && residual_terms(q).is_empty() {
+    if CATALOG_OFFER.is_match(text) && residual_beyond_kinds(q).is_empty() {
         return Some("asks what the registry holds for a subject");
     }
     // "what's in workspace utils?", "show me the aws c7n collection": a collection
@@ -529,6 +537,17 @@ pub fn residual_terms(q: &Query) -> Vec<String> {
         .collect()
 }
 
+/// `residual_terms` less the kinds of resource: asked what the registry offers,
+/// a kind filters as a technology does ("which database checks do you have").
+/// Elsewhere a kind stays content: "what bundles check certificates" asks for
+/// the best fit, a search.
+fn residual_beyond_kinds(q: &Query) -> Vec<String> {
+    residual_terms(q)
+        .into_iter()
+        .filter(|t| !q.resource_kinds.contains(&crate::query::phrase::stem(t)))
+        .collect()
+}
+
 /// Pronouns that point back (not "this"/"that", which are often determiners).
 static PRONOUN: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(it|its|it's|them|those|these|that one|this one|the same)\b"));
@@ -592,6 +611,22 @@ static ABOUT_SETTINGS: LazyLock<Regex> = LazyLock::new(|| {
         r"\bwhat('s| is| are) the defaults? (values? )?(for|of)\b|\bwhat does \S+ default to\b|\bwhich (mode|option|setting|variant|auth method)s? should (i|we) (use|pick|choose|set)\b|\bmodes?,? which (one )?should (i|we) (use|pick|choose)\b|\b(needs?|has) to look like\b|\bwhich fields\b|\bfields? (are|is) (required|mandatory|optional)\b|\b(required|mandatory|optional) fields\b|\b(format|schema|shape) of (the|a|an|my|our|its) (\w+ )?(config|configuration|settings|file|json|yaml|payload|input|issues? file|variables?)\b|\b(idea|philosophy|reasoning|thinking) behind\b",
     )
 });
+
+/// What one of the catalog's tools needs or accepts: its variables, secrets,
+/// roles, formats, set-up ("environment variables for the redis bundle", "what
+/// scopes does the repository check want"). The tool is named by its kind after the
+/// attribute, so a problem with the user's own secrets or roles ("key vault
+/// secrets expiring") stays a search. (On the tuning halves it fired on
+/// documentation questions only.)
+static ABOUT_A_TOOLS_SETUP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(env(ironment)?\s*var(iable)?s?|secrets?|api\s+keys?|tokens?|roles?|permissions?|scopes?|config(uration)?|settings?|variables?|inputs?|params|parameters|format|schema|fields?|field order|syntax|quickstart|setup|install(ation)?|guide|guidance|instructions|requirements?|prerequisites?|prereqs?|limitations?)\s+(for|of|in|does|do)\s+(the\s+|a\s+|an\s+|my\s+|our\s+|running\s+a\s+|writing\s+|using\s+(the\s+)?)?([\w./-]+\s+){0,4}(bundles?|codebundles?|checks?|sli|slis|handlers?|scheduler|runbooks?|skill templates?|tools?|collections?|codecollections?)\b",
+    )
+});
+
+/// A probe's check is the user's own configuration, not a tool of the catalog.
+static PROBE_CHECK: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(readiness|liveness|startup)\s+(probes?|checks?)\b"));
 
 /// "The docs site", "docs deploys": a website the user runs, not documentation.
 static DOCS_AS_A_PLACE: LazyLock<Regex> = LazyLock::new(|| {
@@ -717,10 +752,12 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
             "asks how to do something from inside a task",
         );
     }
-    if ABOUT_SETTINGS.is_match(&q) {
+    if ABOUT_SETTINGS.is_match(&q)
+        || (ABOUT_A_TOOLS_SETUP.is_match(&q) && !PROBE_CHECK.is_match(&q))
+    {
         return rule(
             Category::Documentation,
-            "asks about defaults, formats, modes or design",
+            "asks about defaults, formats, modes, design or what a tool needs",
         );
     }
     None
@@ -808,6 +845,11 @@ fn about_the_catalog(q: &Query) -> bool {
 /// The question names the registry's parts: bundles, tasks, task sets, SLIs or
 /// collections, in either vocabulary.
 fn about_parts(q: &Query) -> bool {
+    // "list the gcp ones": a listing's parts by a pronoun (the listing cue and the
+    // filters are checked by the caller).
+    if q.words.iter().any(|w| w == "ones") {
+        return true;
+    }
     [
         Role::Codebundle,
         Role::Task,
@@ -894,15 +936,15 @@ mod tests {
         }
     }
 
-    fn vocab() -> crate::query::CorpusVocab {
+    pub(super) fn vocab() -> crate::query::CorpusVocab {
         let tags = vec!["kubernetes".to_string()];
-        let none: Vec<String> = Vec::new();
+        let kinds = vec!["pod".to_string(), "database".to_string()];
         let bundles = vec![crate::query::BundleFacts {
             display_name: "Kubernetes Pod Health",
             slug: "k8s-pod-health",
             platform: "kubernetes",
             tags: &tags,
-            resource_types: &none,
+            resource_types: &kinds,
             tasks: vec!["Check Pods"],
         }];
         crate::query::CorpusVocab::build(
@@ -927,6 +969,11 @@ mod tests {
             "proxy or direct mode, which should we pick for the loki bundle?",
             "what does the config file need to look like, which fields are required?",
             "whats the idea behind the generic bundles?",
+            // What one of the catalog's tools needs or accepts.
+            "environment variables for the redis health bundle?",
+            "token scopes for the github actions check",
+            "which permissions does the storage account sli want",
+            "install instructions for the whole collection",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
         }
@@ -942,6 +989,10 @@ mod tests {
             "the shape of our traffic changed after the deploy",
             "which option do we have to drain a stuck node?",
             "disk pressure on our nodes, which one should I use?",
+            "secrets in our key vault for the payments app expire next week",
+            "the config of our readiness check for the api pods is wrong",
+            "roles of the ci service account changed overnight",
+            "which bundle checks the permissions of a service account",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Documentation), "{q}");
         }
@@ -995,6 +1046,13 @@ mod tests {
             "where do i start?",
             "which tools are read-only? nothing that touches production please",
             "show me the aws things you've got",
+            // Recency, filters split by slashes, elliptical counts, "ones".
+            "which tools were published most recently?",
+            "show the newest skill templates",
+            "give me all the backup / restore related runbooks",
+            "how many of them are for gcp?",
+            "list the azure ones please",
+            "what database checks do you have",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
@@ -1025,6 +1083,10 @@ mod tests {
             "our prod database is slow, where should we begin",
             "prod is down, where do i start?",
             "pods in crashloopbackoff, where do i start?",
+            "how many pods target the old image?",
+            "which ones are failing?",
+            "list the pods that restarted most recently",
+            "what database errors do you see in the logs",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
