@@ -15,6 +15,7 @@ use crate::search::Filters;
 use app::api::Card;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 /// A property of a specific bundle the user can ask about directly.
@@ -357,28 +358,37 @@ const REFERENCE_NOUNS: &[&str] = &[
     "things",
 ];
 
-/// The follow-up only acts on or points at what came before ("ok just restart
-/// that app", "does it clean them up"): nothing it names is an aspect of its own
-/// once its action words and reference nouns are set aside. Then the previous
-/// answer's bundle says what "it" is. A follow-up naming an aspect ("and what
-/// does it cost us", "are its backups fine") is about that aspect:
-/// the previous bundle's name words would pull that bundle back to the top (on
-/// the tuning halves, adding them to every follow-up lost 8 follow-ups and won 2).
-fn asks_nothing_of_its_own(query: &Query, subject: &[String]) -> bool {
-    // Any change's words, asked for or not: "is there one that can restart it"
-    // names no aspect either.
-    let acting: Vec<String> = crate::query::LEXICON
-        .actions
+/// The verbs of the changes a user asks for (`actions.toml`), by stem: each form's
+/// first word ("restart", "roll" of "roll back", "clean" of "clean up") and
+/// the particles that complete them. Not the forms' other words: "bump memory"
+/// or "clear the cache" hold nouns that do name an aspect.
+static ACTION_VERBS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    let mut verbs: HashSet<String> = ["up", "down", "back", "over", "out", "off"]
         .iter()
-        .flat_map(|a| {
-            a.forms
-                .iter()
-                .flat_map(|f| crate::index::text::tokens(&f.text))
-        })
+        .map(|w| w.to_string())
         .collect();
-    aspect_words(query, subject)
-        .iter()
-        .all(|w| acting.contains(w) || REFERENCE_NOUNS.contains(&w.as_str()))
+    for a in &LEXICON.actions {
+        for f in &a.forms {
+            if let Some(first) = crate::index::text::tokens(&f.text).first() {
+                verbs.insert(crate::query::phrase::stem(first));
+            }
+        }
+    }
+    verbs
+});
+
+/// The follow-up only acts on or points at what came before ("ok just restart
+/// that app", "is there one that can restart it?"): nothing it names is an aspect
+/// of its own once its action verbs and reference nouns are set aside. Then the
+/// previous answer's bundle says what "it" is. A follow-up naming an aspect ("and
+/// what does it cost us", "are its backups fine") is about that aspect: the
+/// previous bundle's name words would pull that bundle back to the top (on the
+/// tuning halves, adding them to every follow-up lost 8 follow-ups and won 2).
+fn asks_nothing_of_its_own(query: &Query, subject: &[String]) -> bool {
+    aspect_words(query, subject).iter().all(|w| {
+        REFERENCE_NOUNS.contains(&w.as_str())
+            || ACTION_VERBS.contains(&crate::query::phrase::stem(w))
+    })
 }
 
 /// The subject of the bundle the previous answer put first, as its name's rare
@@ -795,6 +805,15 @@ mod tests {
         );
         assert!(rw.query.contains("webapp"), "{}", rw.query);
         assert!(!rw.query.contains("health"), "{}", rw.query);
+        // A follow-up naming an aspect of its own is about that aspect: the
+        // previous bundle's name words would pull it back to the top.
+        let rw = by_rules(
+            &Query::parse("and how much does it cost us each month?", &v),
+            Category::FollowUp,
+            &c,
+            &v,
+        );
+        assert!(!rw.query.contains("webapp"), "{}", rw.query);
     }
 
     #[test]

@@ -2,13 +2,16 @@
 //! Key Requirements") is the one to quote. Within one README every section shares
 //! the bundle's words, so the vectors and BM25 score them nearly alike; the
 //! heading is the field that tells them apart, as a field boost does in BM25F.
+//! The bonus orders sections (a README's and the collections' docs alike); it is
+//! not added to the score shown, which the calibration and the quoting and
+//! routing thresholds read.
 
 use crate::query::phrase::{stem, words};
 use std::collections::HashSet;
 
-/// Added to a section's score per question word its heading names (at most
-/// `MAX_WORDS` of them): enough to order near ties, not to lift an unrelated
-/// section over a clearly better one.
+/// Added to a section's raw score, for ordering only, per question word its
+/// heading names (at most `MAX_WORDS` of them): enough to reorder sections that
+/// score nearly alike, not to lift an unrelated section over a clearly better one.
 pub const PER_WORD: f32 = 0.05;
 const MAX_WORDS: usize = 2;
 

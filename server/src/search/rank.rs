@@ -477,21 +477,24 @@ fn rank_docs(
         format!("{} {}", b.slug.replace('-', " "), b.display_name)
     });
     let asked = super::headings::asked_stems(&query.terms, &identity);
-    let mut hits: Vec<(i64, f32)> = best
+    // (id, score, order): the heading bonus only orders; the score shown and
+    // compared with the quoting and routing thresholds stays the section's own.
+    let mut hits: Vec<(i64, f32, f32)> = best
         .into_iter()
         .filter(|(_, v)| *v > 0.15)
         .map(|(id, v)| {
             let heading = s.docs.get(&id).and_then(|d| d.heading.as_deref());
             (
                 id,
+                v,
                 v + heading.map_or(0.0, |h| super::headings::bonus(&asked, h)),
             )
         })
         .collect();
-    hits.sort_by(|a, b| b.1.total_cmp(&a.1));
+    hits.sort_by(|a, b| b.2.total_cmp(&a.2));
     hits.into_iter()
         .take(5)
-        .filter_map(|(id, score)| {
+        .filter_map(|(id, score, _)| {
             let d = s.docs.get(&id)?;
             Some(DocHit {
                 id: d.cite_id(),
