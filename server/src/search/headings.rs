@@ -6,7 +6,7 @@
 //! not added to the score shown, which the calibration and the quoting and
 //! routing thresholds read.
 
-use crate::query::phrase::{stem, words};
+use crate::query::phrase::{stems, words};
 use std::collections::HashSet;
 
 /// Added to a section's raw score, for ordering only, per question word its
@@ -15,27 +15,21 @@ use std::collections::HashSet;
 pub const PER_WORD: f32 = 0.05;
 const MAX_WORDS: usize = 2;
 
-/// The question's content stems that can pick a heading: the words naming the
-/// subject bundle itself ("vercel", "check") are in every one of its sections'
-/// headings' context, so they are left out.
+/// The question's content stems that can pick a heading. The words naming the
+/// subject bundle itself ("vercel", "check") say which README, not which of its
+/// sections, so they are left out.
 pub fn asked_stems(terms: &[String], identity: &str) -> HashSet<String> {
-    let own: HashSet<String> = words(identity).iter().map(|w| stem(w)).collect();
-    terms
-        .iter()
-        .map(|t| stem(t))
+    let own: HashSet<String> = stems(&words(identity)).into_iter().collect();
+    stems(terms)
+        .into_iter()
         .filter(|s| s.len() > 2 && !own.contains(s))
         .collect()
 }
 
 /// The bonus for a heading given the question's stems.
 pub fn bonus(asked: &HashSet<String>, heading: &str) -> f32 {
-    let mut seen = HashSet::new();
-    let n = words(heading)
-        .iter()
-        .map(|w| stem(w))
-        .filter(|s| asked.contains(s) && seen.insert(s.clone()))
-        .count();
-    PER_WORD * n.min(MAX_WORDS) as f32
+    let named: HashSet<String> = stems(&words(heading)).into_iter().collect();
+    PER_WORD * named.intersection(asked).count().min(MAX_WORDS) as f32
 }
 
 #[cfg(test)]
