@@ -87,6 +87,8 @@ fn public_golden_sets_on_the_public_collections() {
         ("public15", "heldout", "agent", 0.80, 0.75),
         ("public16", "tuning", "agent", 0.90, 0.85),
         ("public16", "heldout", "agent", 0.90, 0.80),
+        ("public17", "tuning", "agent", 0.78, 0.75),
+        ("public17", "heldout", "agent", 0.90, 0.80),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",

@@ -70,6 +70,8 @@ pub fn anchor(text: &str, seen: &mut HashMap<String, usize>) -> String {
 }
 
 pub fn parse(source: &str) -> Document {
+    let blanked = without_front_matter(source);
+    let source = blanked.as_deref().unwrap_or(source);
     let line_of = LineIndex::new(source);
     let mut seen = HashMap::new();
     let mut headings: Vec<(Heading, usize)> = Vec::new(); // with byte offset
@@ -218,6 +220,30 @@ impl LineIndex {
     }
 }
 
+/// YAML front matter (`---` lines around `key: value` lines at the very top, as
+/// GitHub issue templates and generated docs begin) with its two delimiters blanked:
+/// left in, the closing `---` turns the lines above it into a setext heading. Its
+/// lines stay as the preamble's text, and offsets (so line numbers) are unchanged.
+/// Only at the top: elsewhere `---` is a rule, and pulldown-cmark's own metadata
+/// option would take such a block anywhere in a file.
+fn without_front_matter(source: &str) -> Option<String> {
+    let body = source
+        .strip_prefix("---\n")
+        .or_else(|| source.strip_prefix("---\r\n"))?;
+    let open = source.len() - body.len();
+    let mut at = open;
+    for line in body.split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            let mut out = source.to_string();
+            out.replace_range(..3, "   ");
+            out.replace_range(at..at + 3, "   ");
+            return Some(out);
+        }
+        at += line.len();
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,6 +273,20 @@ mod tests {
             doc.sections[3].text.contains("<script>"),
             "raw HTML kept as literal text"
         );
+    }
+
+    #[test]
+    fn front_matter_is_text_not_a_heading() {
+        let md = "---\nname: Codebundle\nabout: The scope\n---\n\n**Scope**\nDescribe it.\n\n## How this works\nA PR follows.\n\n---\nafter a rule\n";
+        let doc = parse(md);
+        let headings: Vec<&str> = doc.headings.iter().map(|h| h.text.as_str()).collect();
+        assert_eq!(headings, vec!["How this works"]);
+        assert!(doc.sections[0].text.contains("about: The scope"));
+        assert_eq!(doc.headings[0].line, 9);
+        // A rule further down stays a rule, and a file without front matter is
+        // read as before.
+        assert!(doc.sections[1].text.contains("after a rule"));
+        assert_eq!(parse("Intro\n---\n").headings.len(), 1);
     }
 
     #[test]

@@ -1062,6 +1062,7 @@ mod tests {
             "give me all the backup / restore related runbooks",
             "how many target gcp?",
             "list the azure ones please",
+            "show the aws ones that just read and don't change stuff",
             "what database checks do you have",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
