@@ -224,20 +224,33 @@ impl LineIndex {
 /// GitHub issue templates and generated docs begin) with its two delimiters blanked:
 /// left in, the closing `---` turns the lines above it into a setext heading. Its
 /// lines stay as the preamble's text, and offsets (so line numbers) are unchanged.
-/// Only at the top: elsewhere `---` is a rule, and pulldown-cmark's own metadata
-/// option would take such a block anywhere in a file.
+/// Only at the top (after a byte-order mark, if any), and only when every line up
+/// to the closing one looks like YAML (a key, a list item, an indented or comment
+/// line; no blank line, at most 50): a file opening with a plain rule keeps its
+/// setext headings further down. pulldown-cmark's own metadata option would take
+/// such a block anywhere in a file.
 fn without_front_matter(source: &str) -> Option<String> {
-    let body = source
+    let bom = if source.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    let top = &source[bom..];
+    let body = top
         .strip_prefix("---\n")
-        .or_else(|| source.strip_prefix("---\r\n"))?;
-    let open = source.len() - body.len();
-    let mut at = open;
-    for line in body.split_inclusive('\n') {
-        if line.trim_end() == "---" {
+        .or_else(|| top.strip_prefix("---\r\n"))?;
+    let mut at = source.len() - body.len();
+    for line in body.split_inclusive('\n').take(50) {
+        let text = line.trim_end();
+        if text == "---" {
             let mut out = source.to_string();
-            out.replace_range(..3, "   ");
+            out.replace_range(bom..bom + 3, "   ");
             out.replace_range(at..at + 3, "   ");
             return Some(out);
+        }
+        let yaml_like = line.starts_with([' ', '\t', '-', '#']) || text.contains(':');
+        if text.is_empty() || !yaml_like {
+            return None;
         }
         at += line.len();
     }
@@ -287,6 +300,14 @@ mod tests {
         // read as before.
         assert!(doc.sections[1].text.contains("after a rule"));
         assert_eq!(parse("Intro\n---\n").headings.len(), 1);
+        // A rule at the top with prose after it is no front matter: the setext
+        // heading below stays a heading.
+        let ruled = parse("---\nSome prose here.\n\nTitle\n---\ntext\n");
+        assert_eq!(ruled.headings.len(), 1);
+        // A byte-order mark before the block.
+        let bom = parse("\u{feff}---\nname: x\n---\n## Real\n");
+        let headings: Vec<&str> = bom.headings.iter().map(|h| h.text.as_str()).collect();
+        assert_eq!(headings, vec!["Real"]);
     }
 
     #[test]

@@ -239,17 +239,17 @@ static GREETING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// by `query`.
 static CATALOG_OVERVIEW: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(overview|summary|summari[sz]e|tour)\b.*\b(catalog|registry|collections?|codecollections?|everything|all)\b|\b(which|what) (code ?)?collections\b|\bwhat('s| is) (in|inside) (the|this|your) (catalog|registry)\b|\bwhat do you (have|cover|know about)\s*[?.!]*$|\b(overview|summary|rundown) of (what|everything) (is |'s |you )?(indexed|available|have|know|cover)\b|\bwhat (areas|topics|domains|technologies|platforms|kinds of (things|problems|systems)) (does|do) (the |this |your )?(registry|catalog|collections?|you) (cover|support|handle)\b",
+        r"\bbreakdown (by|per) (cloud|platform|provider|collection)s?\b|\b(overview|summary|summari[sz]e|tour)\b.*\b(catalog|registry|collections?|codecollections?|everything|all)\b|\b(which|what) (code ?)?collections\b|\bwhat('s| is) (in|inside) (the|this|your) (catalog|registry)\b|\bwhat do you (have|cover|know about)\s*[?.!]*$|\b(overview|summary|rundown) of (what|everything) (is |'s |you )?(indexed|available|have|know|cover)\b|\bwhat (areas|topics|domains|technologies|platforms|kinds of (things|problems|systems)) (does|do) (the |this |your )?(registry|catalog|collections?|you) (cover|support|handle)\b",
     )
 });
 static CATALOG_RECENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(what'?s|what is|anything|something) new\b|\b(recently|lately) (added|changed|updated|published)\b|\b(added|changed|updated|new|published) (recently|lately|this (week|month|year|quarter|spring|summer|fall|autumn|winter))\b|\b(bundles?|codebundles?|skill templates?|tools|runbooks|monitors)\b.{0,20}\b(added|published) most recently\b|^\W*(show|list|which|what)( me| us)?( are)?( the)? (newest|latest|most recently added|recently added) (\w+ )?(bundles?|codebundles?|skill templates?|tools|runbooks|monitors|additions)\b|\bwhat (has )?(changed|was added|got added)\b|\blatest (additions|changes|updates)\b|\bwhat('s| has| have)? been (added|changed|updated|published)\b.{0,60}\b(recently|lately|this (week|month|year))\b",
+        r"\b(what'?s|what is|anything|something) new\b|\b(recently|lately) (added|changed|updated|published)\b|\b(added|changed|updated|new|published) (recently|lately|this (week|month|year|quarter|spring|summer|fall|autumn|winter))\b|\b(bundles?|codebundles?|skill templates?|tools|runbooks|monitors)\b.{0,20}\b(added|published) most recently\b|^\W*(show|list|which|what)( me| us)?( are)?( the)? (newest|latest|most recently added|recently added) (\w+ )?(bundles?|codebundles?|skill templates?|tools|runbooks|monitors|additions)\b|\bwhat (has )?(changed|was added|got added)\b|\blatest (additions|changes|updates)\b|^\W*(the )?(newest|latest|most recent) (\w+ )?(bundles|codebundles|skill templates|tools|runbooks|monitors)\b|\b(bundles|codebundles|skill templates|tools|runbooks|monitors) (were |got |have been )?(added|published) (since|in the last|this|last)\b|\banything (new|fresh) (in|since|this|lately|recently)\b|\bwhat('s| has| have)? been (added|changed|updated|published)\b.{0,60}\b(recently|lately|this (week|month|year))\b",
     )
 });
 static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(good|best|top|useful|recommended|popular|essential)( (\d+|few|three|five|ten))? (ones?|bundles?|codebundles?|skill templates?|tools|runbooks|monitors|places?|things|checks) (to|for) (start|begin|try|get started|getting started)|\b(ones?|bundles?|codebundles?|skill templates?|tools) (are|is|would be) (good|best|useful|recommended) (to|for) (start|begin|try|get started)|\bmost (useful|popular|used)\b|\b(new to|getting started with) (the |this )?(catalog|registry|runwhen|codebundles|skill templates)\b|\bi'?m new\b|^\W*(i'?m |we'?re )?new to (this|it|all this)\b|\bwhere (should|do) (i|we) (start|begin) (with|in) (the |this )?(catalog|registry)\b",
+        r"\b(good|best|top|useful|recommended|popular|essential)( (\d+|few|three|five|ten))? (ones?|bundles?|codebundles?|skill templates?|tools|runbooks|monitors|places?|things|checks) (to|for) (start|begin|try|get started|getting started)|\b(ones?|bundles?|codebundles?|skill templates?|tools) (are|is|would be) (good|best|useful|recommended) (to|for) (start|begin|try|get started)|\bmost (useful|popular|used)\b|\b(new to|getting started with) (the |this )?(catalog|registry|runwhen|codebundles|skill templates)\b|\bi'?m new\b|\b(newcomers?|beginners?)\b.{0,40}\b(bundles|codebundles|tools|runbooks|skill templates|checks)\b|\b(bundles|codebundles|tools|runbooks|skill templates|checks)\b.{0,30}\b(try|use|run) first\b|\bbeginner[- ]friendly\b|^\W*(i'?m |we'?re )?new to (this|it|all this)\b|\bwhere (should|do) (i|we) (start|begin) (with|in) (the |this )?(catalog|registry)\b",
     )
 });
 static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
@@ -286,6 +286,57 @@ static CATALOG_COUNT: LazyLock<Regex> = LazyLock::new(|| {
         r"^\W*how many (are for|target|cover|support|exist for) (aws|azure|gcp|google cloud|kubernetes|k8s|openshift)\b|\bhow many (\w+ ){0,3}(bundles|codebundles|code bundles|skill templates|tools|tasks|monitors|slis|runbooks|checks|collections|codecollections)\b|\bhow much (\w+ ){0,3}(stuff|content|coverage) (is|are|do|does|is there)\b",
     )
 });
+/// A set of the catalog's parts, asked for any way (`asks_for_parts`): an explicit
+/// listing or count ("inventory of …", "total number of runbooks", "breakdown by
+/// cloud") with a plural part anywhere, or "which / what / any … <parts> <exist, are
+/// for, cover, work with …>" and "what's there for", "got anything for". A part's
+/// function ("what bundles check certificates") is not an inventory word: that asks
+/// for the best fit, a search.
+static PARTS_LISTED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\W*(list|show|enumerate|give me)\b|\b(inventory|catalogue?|rundown|breakdown|tally|count|number) (of|by|per)\b|\bhow many\b",
+    )
+});
+static PARTS_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(which|what|any|got any)\b( [\w/-]+){0,3} (bundles|codebundles|code bundles|tools|skill templates|runbooks|monitors|checks|automations|tasksets|slis|ones|stuff|things) (are there|exist|are available|(do )?(you|u) (have|got)|cover|covers|support|work with|target|touch|are for|for|about|on|related to)\b|\bwhat('?s| is) (there|available) (for|on|about)\b|\b(got|have) (any|anything)( [\w/-]+){0,2} (for|on|about|stuff)\b|\bdo (you|u) have anything (for|on|about)\b",
+    )
+});
+static PART_PLURAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(bundles|codebundles|code bundles|tools|skill templates|runbooks|monitors|checks|automations|tasksets|slis|ones|stuff|everything)\b",
+    )
+});
+/// The user's own things ("my cluster", "our buckets"): a problem of theirs.
+static OWN: LazyLock<Regex> = LazyLock::new(|| re(r"\b(my|our|mine|ours)\b"));
+/// One part named ("the redis bundle", "this runbook"): a question about it.
+static ONE_PART: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(the|this|that|its|a|an|one) ([\w-]+ ){0,3}(bundle|codebundle|tool|skill template|runbook|monitor|sli)\b",
+    )
+});
+
+/// Whether the question asks for a set of the catalog's parts (`PARTS_LISTED`,
+/// `PARTS_ASKED`) and says nothing of a problem, a change to make, the user's own
+/// systems or one part: at most three words beside its filters, which the catalog
+/// answer then matches against the bundles' names, tags and descriptions. The
+/// bundles that call a keyword or library it names are that keyword's users: a
+/// keyword question.
+fn asks_for_parts(q: &Query, text: &str) -> bool {
+    let listed = PARTS_LISTED.is_match(text) && PART_PLURAL.is_match(text);
+    let names_keyword = q
+        .names
+        .iter()
+        .any(|n| matches!(n.kind, NameKind::Keyword | NameKind::Library));
+    (listed || PARTS_ASKED.is_match(text))
+        && !names_keyword
+        && !SYMPTOM.is_match(text)
+        && !OWN.is_match(text)
+        && !ONE_PART.is_match(text)
+        && q.actions.is_empty()
+        && residual_terms(q).len() <= 3
+}
+
 static KIND_CONTRAST: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(only|just|no|without|but not|lacking)\b"));
 static LISTING_CUE: LazyLock<Regex> = LazyLock::new(|| {
@@ -386,7 +437,9 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
     if CATALOG_OVERVIEW.is_match(text) {
         return Some("asks for an overview of the catalog");
     }
-    if CATALOG_RECENT.is_match(text) {
+    // "what changed in my cluster", "what's new in the ingress errors": the
+    // user's own systems, a problem.
+    if CATALOG_RECENT.is_match(text) && !OWN.is_match(text) && !SYMPTOM.is_match(text) {
         return Some("asks what changed in the catalog");
     }
     if CATALOG_START.is_match(text) {
@@ -425,6 +478,9 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
         && residual_terms(q).is_empty()
     {
         return Some("asks for a filtered list");
+    }
+    if asks_for_parts(q, text) {
+        return Some("asks for a set of the catalog's parts");
     }
     None
 }
@@ -635,6 +691,16 @@ static SYMPTOM: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// About the collections as software projects: licence, changelog, releases,
+/// contributing, the versions they need, running or trying a bundle on one's own
+/// machine, what one of their files is for, and how two kinds of part differ.
+/// (Guarded by `SYMPTOM`: "runs fine locally but fails in prod" is a problem.)
+static ABOUT_THE_PROJECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(what|which|under) (kind of |sort of )?licen[cs]e\b|\blicen[cs]ed under\b|\blicen[cs]e (of|for) (the|these|this|those) (repos?|repositories|collections?|codecollections?|bundles?|codebundles?|code)\b|\bcommercially\b|\b(changelog|release notes|code of conduct|contributing|contributor guide|versioning|semver)\b|\b(release|build|publish)(s|ed)? (process|pipeline|cadence)\b|\b(which|what) ([\w/]+ ){0,4}versions?\b.{0,20}\b(need|needed|required|supported)\b|\b(run|test|try)\b.{0,40}\b(locally|on my (laptop|machine|computer|mac)|in (a |the )?dev ?container)\b|\bwhat('?s| is| are) (the )?[\w.-]+\.(ya?ml|md|robot|json|toml|txt)\b|\b(runbooks?|slis?|tasksets?|codebundles?|bundles?|monitors?|skill templates?) (vs\.?|versus|different from|compared to) (an? |the )?(runbooks?|slis?|tasksets?|codebundles?|bundles?|monitors?|skill templates?)\b",
+    )
+});
+
 /// "The docs site", "docs deploys": a website the user runs, not documentation.
 static DOCS_AS_A_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\bdocs? (site|website|portal|app|server|domain|deploys?|deployments?|builds?)\b")
@@ -724,6 +790,7 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     }
     if DOC_CONVENTION.is_match(&q)
         || (AUTHOR_CONTEXT.is_match(&q) && ASKS_WHAT_IS_RIGHT.is_match(&q))
+        || (ABOUT_THE_PROJECT.is_match(&q) && !SYMPTOM.is_match(&q))
     {
         return rule(
             Category::Documentation,
@@ -976,6 +1043,12 @@ mod tests {
             "token scopes for the github actions check",
             "which permissions does the storage account sli want",
             "install instructions for the postgres query bundle",
+            // The collections as software projects.
+            "under what licence are the collections published",
+            "is there a changelog for each release",
+            "can i try a codebundle in a devcontainer before shipping it",
+            "what is generation-rules.yaml for",
+            "monitor vs runbook, when do i write which",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
         }
@@ -998,6 +1071,8 @@ mod tests {
             // A review's examples: settings of the user's own systems, symptoms.
             "config of the kube scheduler looks wrong, pods stay pending",
             "permissions for the cloud scheduler are missing",
+            "the app works locally but fails in the cluster",
+            "ado builds queue for hours, are we out of paid licenses?",
             "settings for the jvm garbage collection are causing long pauses",
             "schema of the orders collection changed and queries fail",
             "config for our route53 health checks is broken",
@@ -1063,6 +1138,14 @@ mod tests {
             "how many target gcp?",
             "list the azure ones please",
             "show the aws ones that just read and don't change stuff",
+            // A set of parts asked for any way.
+            "tally of skill templates per platform",
+            "which monitors exist for postgres?",
+            "got any gcp stuff",
+            "the newest runbooks",
+            "runbooks published since last quarter?",
+            "beginner friendly tools for aks",
+            "what's breakdown by platform look like",
             "what database checks do you have",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
@@ -1107,6 +1190,15 @@ mod tests {
             "how many target groups have unhealthy hosts?",
             "how many run on spot nodes right now",
             "how many are on the old node pool?",
+            // Worded like a request for parts, but a problem, the user's own
+            // systems or one part.
+            "what changed in our namespace since friday",
+            "what's new in the gateway errors",
+            "which runbooks restart the api deployment",
+            "list the checks failing in the payments namespace",
+            "which checks does the redis bundle run",
+            "got any idea why the rollout is stuck?",
+            "show the bundles calling RW.CLI.Run Bash File",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
