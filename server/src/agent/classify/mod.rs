@@ -294,17 +294,33 @@ static CATALOG_COUNT: LazyLock<Regex> = LazyLock::new(|| {
 /// for the best fit, a search.
 static PARTS_LISTED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\W*(list|show|enumerate|give me)\b|\b(inventory|catalogue?|rundown|breakdown|tally|count|number) (of|by|per)\b|\bhow many\b",
+        r"^\W*(list|show|enumerate|give me)\b|\b(inventory|catalogue?|rundown|breakdown|tally|count|number) (of|by|per) (the |all )?([\w/-]+ ){0,2}(bundles|codebundles|code bundles|tools|skill templates|runbooks|monitors|checks|automations|tasksets|slis|ones|stuff|everything)\b|\bhow many\b",
     )
 });
 static PARTS_ASKED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(which|what|any|got any)\b( [\w/-]+){0,3} (bundles|codebundles|code bundles|tools|skill templates|runbooks|monitors|checks|automations|tasksets|slis|ones|stuff|things) (are there|exist|are available|(do )?(you|u) (have|got)|cover|covers|support|work with|target|touch|are for|for|about|on|related to)\b|\bwhat('?s| is) (there|available) (for|on|about)\b|\b(got|have) (any|anything)( [\w/-]+){0,2} (for|on|about|stuff)\b|\bdo (you|u) have anything (for|on|about)\b",
+        r"\b(which|what|any|got any)\b( [\w/-]+){0,3} (bundles|codebundles|code bundles|tools|skill templates|runbooks|monitors|checks|automations|tasksets|slis|ones|stuff|things) (are there|exist|are available|(do )?(you|u) (have|got)|cover|covers|support|work with|target|touch|are for|for|about|on|related to)\b|\bwhat('?s| is) (there|available) (for|on|about)\b|\b(got|have) (any|anything)( [\w/-]+){0,2} (for|on|about|stuff)\b|\bdo (you|u) have anything (for|on|about)\b|\bwhat (have|'ve) (you|u) got (for|on|about)\b",
     )
 });
 static PART_PLURAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(bundles|codebundles|code bundles|tools|skill templates|runbooks|monitors|checks|automations|tasksets|slis|ones|stuff|everything)\b",
+    )
+});
+/// What a report of trouble says beside `SYMPTOM`'s words ("alerted overnight",
+/// "firing", "the 502s", "CI is red"), and asking for advice rather than parts
+/// ("got any ideas why…"): the rules that read a set of parts, recency or the
+/// project into a question skip such messages.
+static TROUBLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(alert(ed|ing)|firing|fired|paged|paging|flapping|slow|slowness|latency|pressure|oom\w*|[45]\d\d'?s?|red|hangs?|hanging|hung|times? out|timing out|timed out|throttl\w*|why|ideas?|clue)\b|\bthere for (me|us) to\b",
+    )
+});
+/// Where the user's own systems are the scope ("in prod", "to the cluster",
+/// "since the deploy"): what changed there is not the catalog's news.
+static USER_SCOPE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(in|to|on|from) (prod|production|staging|the cluster|the namespace|the ns|the account|the subscription|the project)\b|\bdeploy(ment|s|ed)?\b",
     )
 });
 /// The user's own things ("my cluster", "our buckets"): a problem of theirs.
@@ -331,6 +347,7 @@ fn asks_for_parts(q: &Query, text: &str) -> bool {
     (listed || PARTS_ASKED.is_match(text))
         && !names_keyword
         && !SYMPTOM.is_match(text)
+        && !TROUBLE.is_match(text)
         && !OWN.is_match(text)
         && !ONE_PART.is_match(text)
         && q.actions.is_empty()
@@ -439,10 +456,15 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
     }
     // "what changed in my cluster", "what's new in the ingress errors": the
     // user's own systems, a problem.
-    if CATALOG_RECENT.is_match(text) && !OWN.is_match(text) && !SYMPTOM.is_match(text) {
+    if CATALOG_RECENT.is_match(text)
+        && !OWN.is_match(text)
+        && !SYMPTOM.is_match(text)
+        && !TROUBLE.is_match(text)
+        && !USER_SCOPE.is_match(text)
+    {
         return Some("asks what changed in the catalog");
     }
-    if CATALOG_START.is_match(text) {
+    if CATALOG_START.is_match(text) && !SYMPTOM.is_match(text) && !TROUBLE.is_match(text) {
         return Some("asks where to start in the catalog");
     }
     // "bundles with just a monitor and no runbook": parts by kind.
@@ -697,7 +719,7 @@ static SYMPTOM: LazyLock<Regex> = LazyLock::new(|| {
 /// (Guarded by `SYMPTOM`: "runs fine locally but fails in prod" is a problem.)
 static ABOUT_THE_PROJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(what|which|under) (kind of |sort of )?licen[cs]e\b|\blicen[cs]ed under\b|\blicen[cs]e (of|for) (the|these|this|those) (repos?|repositories|collections?|codecollections?|bundles?|codebundles?|code)\b|\bcommercially\b|\b(changelog|release notes|code of conduct|contributing|contributor guide|versioning|semver)\b|\b(release|build|publish)(s|ed)? (process|pipeline|cadence)\b|\b(which|what) ([\w/]+ ){0,4}versions?\b.{0,20}\b(need|needed|required|supported)\b|\b(run|test|try)\b.{0,40}\b(locally|on my (laptop|machine|computer|mac)|in (a |the )?dev ?container)\b|\bwhat('?s| is| are) (the )?[\w.-]+\.(ya?ml|md|robot|json|toml|txt)\b|\b(runbooks?|slis?|tasksets?|codebundles?|bundles?|monitors?|skill templates?) (vs\.?|versus|different from|compared to) (an? |the )?(runbooks?|slis?|tasksets?|codebundles?|bundles?|monitors?|skill templates?)\b",
+        r"\b(what|which|under) (kind of |sort of )?licen[cs]e\b|\blicen[cs]ed under\b|\blicen[cs]e (of|for) (the|these|this|those) (repos?|repositories|collections?|codecollections?|bundles?|codebundles?|code)\b|\bcommercially\b|\b(changelog|release notes|code of conduct|contributor guide|semver)\b|\bcontributing (guide|guidelines|to (the|these|this) (repos?|collections?|codecollections?|project))\b|\bhow (do|can) (i|we) contribute\b|\b(release|publish)(s|ed)? (process|cadence)\b|\b(which|what) (python|robot( framework)?|pip|package|library)( / [\w ]+)? versions?\b|\b(run|test|try)( [^\s.,;]+){0,5} (locally|on my (laptop|machine|computer|mac)|in (a |the )?dev ?container)\b|\bwhat('?s| is| are) (the )?[\w.-]+\.(ya?ml|md|robot|json|toml|txt)\b|\b(runbooks?|slis?|tasksets?|codebundles?|bundles?|monitors?|skill templates?) (vs\.?|versus|different from|compared to) (an? |the )?(runbooks?|slis?|tasksets?|codebundles?|bundles?|monitors?|skill templates?)\b",
     )
 });
 
@@ -716,7 +738,8 @@ static DOC_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Rules only (no model): `None` when they do not decide.
 pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
-    let q = query.text.to_lowercase();
+    // Phones and word processors type a curly apostrophe ("what’s there for").
+    let q = query.text.to_lowercase().replace('\u{2019}', "'");
     let words = q.split_whitespace().count();
     let rule = |c: Category, reason: &str| {
         Some(Classification {
@@ -790,7 +813,7 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     }
     if DOC_CONVENTION.is_match(&q)
         || (AUTHOR_CONTEXT.is_match(&q) && ASKS_WHAT_IS_RIGHT.is_match(&q))
-        || (ABOUT_THE_PROJECT.is_match(&q) && !SYMPTOM.is_match(&q))
+        || (ABOUT_THE_PROJECT.is_match(&q) && !SYMPTOM.is_match(&q) && !TROUBLE.is_match(&q))
     {
         return rule(
             Category::Documentation,
@@ -1073,6 +1096,10 @@ mod tests {
             "permissions for the cloud scheduler are missing",
             "the app works locally but fails in the cluster",
             "ado builds queue for hours, are we out of paid licenses?",
+            "what's contributing to the latency on checkout",
+            "our build pipeline takes 40 min since tuesday",
+            "which postgres version do we need for logical replication",
+            "i run the tests locally and they pass but CI is red",
             "settings for the jvm garbage collection are causing long pauses",
             "schema of the orders collection changed and queries fail",
             "config for our route53 health checks is broken",
@@ -1146,6 +1173,8 @@ mod tests {
             "runbooks published since last quarter?",
             "beginner friendly tools for aks",
             "what's breakdown by platform look like",
+            "what have you got for gcp?",
+            "what\u{2019}s there for azure",
             "what database checks do you have",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
@@ -1199,6 +1228,13 @@ mod tests {
             "which checks does the redis bundle run",
             "got any idea why the rollout is stuck?",
             "show the bundles calling RW.CLI.Run Bash File",
+            // A review's examples.
+            "show me monitors that alerted overnight",
+            "what's there for me to do about the 502s",
+            "got any ideas on why checkout is slow",
+            "give me the number of checks that paged last night",
+            "what changed in prod since the 14:00 deploy",
+            "checkout is throwing 502s, which runbooks should i run first?",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
