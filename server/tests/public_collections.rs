@@ -89,6 +89,8 @@ fn public_golden_sets_on_the_public_collections() {
         ("public16", "heldout", "agent", 0.90, 0.80),
         ("public17", "tuning", "agent", 0.78, 0.75),
         ("public17", "heldout", "agent", 0.90, 0.80),
+        ("public18", "tuning", "agent", 0.90, 0.70),
+        ("public18", "heldout", "agent", 0.90, 0.85),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",

@@ -3,6 +3,7 @@
 
 mod model;
 mod parse;
+mod runners;
 mod tokenize;
 mod writes;
 

@@ -23,8 +23,8 @@ pub struct RobotFile {
 }
 
 impl RobotFile {
-    /// The calls task `i` makes, directly and through the file's own keywords (each
-    /// expanded once), and for the first task also the suite setup's: a bundle that
+    /// The calls task `i` makes, directly, through the file's own keywords (each
+    /// expanded once) and through BuiltIn runners (`Run Keyword If`), and for the first task also the suite setup's: a bundle that
     /// connects in `Suite Initialization` does use the connect keyword.
     pub fn sites_of(&self, i: usize) -> Vec<CallSite> {
         let Some(task) = self.tasks.get(i) else {
@@ -50,6 +50,8 @@ impl RobotFile {
             );
         }
         while let Some(site) = todo.pop() {
+            // `Run Keyword If    …    K`: K is called too, local or library.
+            let run = super::runners::run_by(&site);
             match local.get(&normalize(&site.name)) {
                 Some(k) if seen.insert(normalize(&k.name)) => {
                     todo.extend(k.sites.iter().rev().cloned());
@@ -58,6 +60,7 @@ impl RobotFile {
                 None if site.line > 0 => out.push(site),
                 None => {}
             }
+            todo.extend(run.into_iter().rev());
         }
         out
     }

@@ -559,6 +559,25 @@ mod tests {
     }
 
     #[test]
+    fn a_keyword_run_by_a_runner_is_called() {
+        let f = parse(
+            "*** Tasks ***\nT\n    Run Keyword If    '${K}' != ''    Add Note    ${id}\n*** Keywords ***\nAdd Note\n    [Arguments]    ${id}\n    RW.PagerDuty.Add Note To Incident    ${id}\n",
+        );
+        let names: Vec<(String, usize)> = f
+            .sites_of(0)
+            .into_iter()
+            .map(|s| (s.name, s.line))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("Run Keyword If".to_string(), 3),
+                ("RW.PagerDuty.Add Note To Incident".to_string(), 7),
+            ]
+        );
+    }
+
+    #[test]
     fn keywords_before_tasks_and_one_space_indent() {
         let f = parse(
             "*** Keywords ***\nK\n    Log    x\n*** Tasks ***\nFirst\n    Log    1\n Second Indented By One\n    Log    2\n",
