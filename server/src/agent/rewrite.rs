@@ -526,6 +526,17 @@ pub fn by_rules(
         if own.len() <= 2 || SAME_ASPECT.is_match(&q) {
             add.extend(carried_aspect(&before, &before_subject, vocab));
         }
+        // Asked outright for the same thing, also the mechanism the lexicon read
+        // in it: "the same on gcp" after "the azure invoice doubled" asks about
+        // cost, a word the user never typed. Not for a bare "and gcp?": measured,
+        // that blurred more follow-ups than it helped.
+        if SAME_ASPECT.is_match(&q) {
+            for w in &before.concepts {
+                if platforms_of(w).is_empty() && !before_subject.contains(w) && !add.contains(w) {
+                    add.push(w.clone());
+                }
+            }
+        }
     }
     // What the previous answer was about, in the catalog's own words (the
     // lexicons know "azure", not that "web app" meant App Service), unless the
@@ -659,6 +670,16 @@ mod tests {
         for w in ["AKS", "pods", "restarting", "payments"] {
             assert!(rw.query.contains(w), "{w} in {}", rw.query);
         }
+    }
+
+    /// "The same thing" on another platform carries what the lexicon read in the
+    /// earlier question (the mechanism), not only the words typed.
+    #[test]
+    fn the_same_thing_elsewhere_carries_the_mechanism() {
+        let c = ctx_with("the monthly bill doubled on our azure subscription");
+        let rw = rules("the same thing on gcp please", &c);
+        assert!(rw.query.contains("cost"), "{}", rw.query);
+        assert!(!rw.query.contains("azure"), "{}", rw.query);
     }
 
     /// Another service of the same cloud replaces the old subject, and the question
