@@ -1,8 +1,8 @@
 //! BuiltIn keywords that run another keyword named in their arguments
 //! (`Run Keyword If    ${cond}    Add Note    ${id}`). Robot Framework calls the
 //! named keyword, so a bundle that reaches a library keyword only through such a
-//! runner is one of its callers; without this, "which bundle adds a note to an
-//! incident" found the keyword but none of the bundles that use it.
+//! runner is one of its callers; without this, a question about such a keyword
+//! found its definition but none of the bundles that use it.
 
 use super::model::{CallSite, normalize};
 
