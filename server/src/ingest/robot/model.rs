@@ -51,7 +51,15 @@ impl RobotFile {
         }
         while let Some(site) = todo.pop() {
             // `Run Keyword If    …    K`: K is called too, local or library.
-            let run = super::runners::run_by(&site);
+            let run: Vec<CallSite> = super::runners::run_by(&normalize(&site.name), &site.args)
+                .into_iter()
+                .map(|(name, args)| CallSite {
+                    name,
+                    line: site.line,
+                    args,
+                    assigns: Vec::new(),
+                })
+                .collect();
             match local.get(&normalize(&site.name)) {
                 Some(k) if seen.insert(normalize(&k.name)) => {
                     todo.extend(k.sites.iter().rev().cloned());

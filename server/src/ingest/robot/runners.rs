@@ -4,8 +4,6 @@
 //! runner is one of its callers; without this, a question about such a keyword
 //! found its definition but none of the bundles that use it.
 
-use super::model::{CallSite, normalize};
-
 /// Where the run keyword's name sits among a runner's arguments.
 enum Runs {
     /// The argument at this index, its own arguments after it.
@@ -17,10 +15,9 @@ enum Runs {
     Each,
 }
 
-/// The runner named `name` (with or without `BuiltIn.`), if it is one.
-fn runner(name: &str) -> Option<Runs> {
-    let n = normalize(name);
-    let n = n.strip_prefix("builtin.").unwrap_or(&n);
+/// The runner with this normalised name (with or without `BuiltIn.`), if it is one.
+fn runner(normalized: &str) -> Option<Runs> {
+    let n = normalized.strip_prefix("builtin.").unwrap_or(normalized);
     Some(match n {
         "runkeyword"
         | "runkeywordandignoreerror"
@@ -41,19 +38,16 @@ fn runner(name: &str) -> Option<Runs> {
     })
 }
 
-/// The calls a runner site makes, each at the runner's line; empty for any
-/// other keyword. A name held in a variable (`${kw}`) is not followed.
-pub fn run_by(site: &CallSite) -> Vec<CallSite> {
-    let Some(runs) = runner(&site.name) else {
+/// The keywords a call runs, each with its own arguments, when the call is a
+/// runner (`normalized` is its name after Robot's normalisation: no case, spaces
+/// or underscores); empty for any other keyword. A name held in a variable
+/// (`${kw}`) is not followed. Takes plain names so that the robot model, which
+/// expands calls, depends on this file and not the other way round.
+pub fn run_by(normalized: &str, a: &[String]) -> Vec<(String, Vec<String>)> {
+    let Some(runs) = runner(normalized) else {
         return Vec::new();
     };
-    let call = |name: &str, args: &[String]| CallSite {
-        name: name.trim().to_string(),
-        line: site.line,
-        args: args.to_vec(),
-        assigns: Vec::new(),
-    };
-    let a = &site.args;
+    let call = |name: &str, args: &[String]| (name.trim().to_string(), args.to_vec());
     let mut out = Vec::new();
     match runs {
         Runs::At(i) => {
@@ -88,7 +82,7 @@ pub fn run_by(site: &CallSite) -> Vec<CallSite> {
             }
         }
     }
-    out.retain(|c| !c.name.is_empty() && !c.name.starts_with(['$', '@', '&', '%']));
+    out.retain(|(name, _)| !name.is_empty() && !name.starts_with(['$', '@', '&', '%']));
     out
 }
 
@@ -96,34 +90,28 @@ pub fn run_by(site: &CallSite) -> Vec<CallSite> {
 mod tests {
     use super::*;
 
-    fn site(name: &str, args: &[&str]) -> CallSite {
-        CallSite {
-            name: name.into(),
-            line: 7,
-            args: args.iter().map(|s| s.to_string()).collect(),
-            assigns: Vec::new(),
-        }
-    }
-
-    fn names(s: &CallSite) -> Vec<(String, Vec<String>)> {
-        run_by(s).into_iter().map(|c| (c.name, c.args)).collect()
+    fn names(name: &str, args: &[&str]) -> Vec<(String, Vec<String>)> {
+        let n: String = name
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '_')
+            .flat_map(char::to_lowercase)
+            .collect();
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        run_by(&n, &args)
     }
 
     #[test]
     fn runners_name_the_keyword_they_run() {
         let v = |x: &[&str]| x.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(
-            names(&site(
-                "Run Keyword If",
-                &["'${K}' != ''", "Add Note", "${id}"]
-            )),
+            names("Run Keyword If", &["'${K}' != ''", "Add Note", "${id}"]),
             vec![("Add Note".into(), v(&["${id}"]))]
         );
         assert_eq!(
-            names(&site(
+            names(
                 "BuiltIn.Run Keyword If",
                 &["${a}", "A", "ELSE IF", "${b}", "B", "x", "ELSE", "C"]
-            )),
+            ),
             vec![
                 ("A".into(), v(&[])),
                 ("B".into(), v(&["x"])),
@@ -131,29 +119,25 @@ mod tests {
             ]
         );
         assert_eq!(
-            names(&site("run_keyword_and_ignore_error", &["Import Key"])),
+            names("run_keyword_and_ignore_error", &["Import Key"]),
             vec![("Import Key".into(), v(&[]))]
         );
         assert_eq!(
-            names(&site(
+            names(
                 "Wait Until Keyword Succeeds",
                 &["3x", "5s", "RW.CLI.Run Cli", "cmd=ls"]
-            )),
+            ),
             vec![("RW.CLI.Run Cli".into(), v(&["cmd=ls"]))]
         );
         assert_eq!(
-            names(&site("Run Keywords", &["A", "x", "AND", "B"])),
+            names("Run Keywords", &["A", "x", "AND", "B"]),
             vec![("A".into(), v(&["x"])), ("B".into(), v(&[]))]
         );
         assert_eq!(
-            names(&site("Run Keywords", &["A", "B"])),
+            names("Run Keywords", &["A", "B"]),
             vec![("A".into(), v(&[])), ("B".into(), v(&[]))]
         );
-        assert!(names(&site("Run Keyword", &["${kw}"])).is_empty());
-        assert!(names(&site("Log", &["Run Keyword"])).is_empty());
-        assert_eq!(
-            site("Run Keyword If", &["${c}", "A"]).line,
-            run_by(&site("Run Keyword If", &["${c}", "A"]))[0].line
-        );
+        assert!(names("Run Keyword", &["${kw}"]).is_empty());
+        assert!(names("Log", &["Run Keyword"]).is_empty());
     }
 }
