@@ -74,9 +74,14 @@ fn names(text: &str, name: &str) -> bool {
     })
 }
 
+/// Whether `lib` is the library `name` or one of its submodules.
+pub fn within(lib: &str, name: &str) -> bool {
+    lib.strip_prefix(name)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+}
+
 pub fn listing(c: &Connection, snap: &Snapshot, name: &str) -> Result<LibraryListing, StoreError> {
-    let prefix = format!("{name}.");
-    let in_library = |lib: &str| lib == name || lib.starts_with(&prefix);
+    let in_library = |lib: &str| within(lib, name);
     let mut keywords: Vec<LibraryKeyword> = snap
         .keywords
         .values()
@@ -205,7 +210,15 @@ pub const SHOWN_USERS: usize = 4;
 
 #[cfg(test)]
 mod tests {
-    use super::names;
+    use super::{names, within};
+
+    #[test]
+    fn a_submodule_is_within_its_library_and_a_longer_name_is_not() {
+        assert!(within("RW.CLI", "RW.CLI"));
+        assert!(within("RW.CLI.cli_utils", "RW.CLI"));
+        assert!(!within("RW.CLIX", "RW.CLI"));
+        assert!(!within("RW.Core", "RW.CLI"));
+    }
 
     #[test]
     fn a_library_is_named_only_as_a_whole_dotted_name() {

@@ -4,6 +4,7 @@
 
 mod calibrate;
 mod headings;
+mod named;
 mod rank;
 mod sections;
 mod signals;
@@ -15,6 +16,7 @@ pub use calibrate::{
     Evidence, calibrated, calibrated_section, carried, first_stage_no_match_below, no_match_below,
     nothing_fits, uncarried,
 };
+pub use named::names_keyword;
 pub use rank::README_SUBJECT_MIN;
 pub use sections::is_readme_section;
 pub use snapshot::{BundleMeta, ChunkMeta, DocMeta, KeywordMeta, Snapshot};

@@ -151,7 +151,7 @@ pub fn search(
         .filter(|b| b.score >= README_SUBJECT_MIN)
         .and_then(|b| s.bundle_by_key.get(&b.key).copied());
     out.docs = rank_docs(s, query, &best_cos, &keyword.chunk, subject);
-    out.keywords = rank_keywords(s, &best_cos, &keyword.chunk);
+    out.keywords = rank_keywords(s, query, &best_cos, &keyword.chunk);
     out.correlations = correlations(s, &out.bundles);
     out.timings.rank_ms = tr.elapsed().as_secs_f64() * 1000.0;
     out.timings.total_ms = t0.elapsed().as_secs_f64() * 1000.0;
@@ -524,8 +524,20 @@ const KEYWORD_PRIOR_FLOOR: f32 = 0.6;
 /// had kept it.)
 const KEYWORD_PRIOR_BAND: f32 = 0.10;
 
-fn rank_keywords(s: &Snapshot, cos: &[(u32, f32)], bm: &HashMap<u32, f32>) -> Vec<KeywordHit> {
+/// A keyword the question names in full matches as well as any can: it comes first
+/// (several named ones are ordered by the prior) and shows full confidence.
+const NAMED_KEYWORD_SCORE: f32 = 1.0;
+
+fn rank_keywords(
+    s: &Snapshot,
+    query: &Query,
+    cos: &[(u32, f32)],
+    bm: &HashMap<u32, f32>,
+) -> Vec<KeywordHit> {
     let mut best: HashMap<i64, f32> = HashMap::new();
+    for id in super::named::named_keywords(s, query) {
+        best.insert(id, NAMED_KEYWORD_SCORE);
+    }
     for &(ci, c) in cos {
         if let Some(k) = s.chunks[ci as usize].keyword {
             let v = 0.7 * norm_cos(c) + 0.3 * bm.get(&ci).copied().unwrap_or(0.0);

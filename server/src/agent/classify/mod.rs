@@ -84,7 +84,7 @@ static HOW_TO_USE_ME: LazyLock<Regex> = LazyLock::new(|| {
 });
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(who|what) ((exactly|really|even) )?(are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\bare (you|u) (chat ?gpt|gpt|an? (ai|bot|chat ?bot|llm|robot|human|machine|person|real person|real human)|(a )?(real|human|person))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat('s| is) registry chat\b|^\W*(so,? )?what('s| is) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|\b(can|could) (you|u) (see|access|read|index|search) (my|our) (private |own |internal )?(codecollections?|collections?|repos|repositories)\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b|\b(what|which) (sources?|data|information|docs|documents|repos|repositories|knowledge) (do|does|are|did) (you|u)( \w+)? (use|using|draw on|rely on|search|read|learn from|based on)\b|\bdo (you|u) (keep|store|save|log|retain|share) (my|our)\b|\bhow (accurate|reliable|trustworthy|confident|sure|good) (are|is) (you|u|your)\b",
+        r"\b(who|what) ((exactly|really|even) )?(are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\b(are|r) (you|u) (chat ?gpt|gpt|an? (ai|bot|chat ?bot|llm|robot|human|machine|person|real person|real human)|(a )?(real|human|person))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat('s| is) registry chat\b|^\W*(so,? )?what('s| is) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|\b(can|could) (you|u) (see|access|read|index|search) (my|our) (private |own |internal )?(codecollections?|collections?|repos|repositories)\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b|\b(what|which) (sources?|data|information|docs|documents|repos|repositories|knowledge) (do|does|are|did) (you|u)( \w+)? (use|using|draw on|rely on|search|read|learn from|based on)\b|\bdo (you|u) (keep|store|save|log|retain|share) (my|our)\b|\bhow (accurate|reliable|trustworthy|confident|sure|good) (are|is) (you|u|your)\b",
     )
 });
 static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -110,6 +110,15 @@ static AUTHORING: LazyLock<Regex> = LazyLock::new(|| {
 static RUN_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^\W*(can|could|will|would) (you|u)( (just|please|actually|simply|also))? (run|execute|trigger|launch|kick off|start) (it|this|that|them|these|those|the (check|checks|bundle|bundles|codebundle|runbook|runbooks|task|tasks|sli|tool|tools|skill template|fix))\b",
+    )
+});
+
+/// Asking for entertainment rather than help ("write me a haiku about etcd"):
+/// nothing in a registry answers it, so the answer says what the assistant is for
+/// instead of offering the bundles whose words happen to match the topic.
+pub static OFF_TOPIC: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\W*((please|pls|plz|can|could|would|will) )?((you|u) )?(tell|write|give|make|compose|share|sing|recite)( me| us)?( (an?|some|another|one more|a (short|funny|little)))? (joke|poem|haiku|limerick|story|song|riddle|pun|rap)s?\b",
     )
 });
 
@@ -774,6 +783,9 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     if RUN_FOR_ME.is_match(&rest) {
         return rule(Category::Meta, "asks the assistant to run something");
     }
+    if OFF_TOPIC.is_match(&rest) {
+        return rule(Category::Meta, "asks for something off-topic");
+    }
     // A reference back ("does it also…") in a short question, or in any question
     // that names no subject of its own.
     // Only a platform the question names counts as its own subject: words the
@@ -1272,6 +1284,9 @@ mod tests {
             "do you keep my questions somewhere?",
             "how reliable are your answers",
             "who exactly are you",
+            "r u a bot",
+            "write me a haiku about etcd",
+            "could you tell us a funny story about on-call",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Meta), "{q}");
         }
@@ -1304,6 +1319,8 @@ mod tests {
             "pods in the kw namespace keep getting evicted",
             "kw.prod.example.net answers 502",
             "our python service crashloops since we bumped its libs",
+            "tell me which story points the sprint board lost",
+            "tell me why the jokes api returns 500",
         ] {
             assert_eq!(cat(q, &none), None, "{q}");
         }

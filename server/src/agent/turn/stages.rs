@@ -93,9 +93,18 @@ impl Agent {
             .take(3)
             .map(|k| (k.id.clone(), k.library.clone(), k.name.clone()))
             .collect();
+        // A question that names a library and one of its keywords ("who calls
+        // RW.Core's Add Pre To Report?") asks about the keyword.
+        let names_its_keyword = |lib: &String| {
+            st.retrieval.keywords.first().is_some_and(|k| {
+                crate::agent::library::within(&k.library, lib)
+                    && crate::search::names_keyword(&st.query, &k.name)
+            })
+        };
         let library = (st.classification.category == Category::KeywordLibrary)
             .then(|| crate::agent::library::named(&st.question, &snapshot))
-            .flatten();
+            .flatten()
+            .filter(|lib| !names_its_keyword(lib));
         let top_doc: Option<i64> = st.retrieval.docs.first().and_then(|d| {
             snapshot
                 .docs

@@ -24,8 +24,9 @@ pub struct RobotFile {
 
 impl RobotFile {
     /// The calls task `i` makes, directly, through the file's own keywords (each
-    /// expanded once) and through BuiltIn runners (`Run Keyword If`), and for the first task also the suite setup's: a bundle that
-    /// connects in `Suite Initialization` does use the connect keyword.
+    /// expanded once) and through BuiltIn runners (`Run Keyword If`), and for the
+    /// first task also the suite setup's: a bundle that connects in `Suite
+    /// Initialization` does use the connect keyword.
     pub fn sites_of(&self, i: usize) -> Vec<CallSite> {
         let Some(task) = self.tasks.get(i) else {
             return Vec::new();
@@ -50,8 +51,9 @@ impl RobotFile {
             );
         }
         while let Some(site) = todo.pop() {
+            let name = normalize(&site.name);
             // `Run Keyword If    …    K`: K is called too, local or library.
-            let run: Vec<CallSite> = super::runners::run_by(&normalize(&site.name), &site.args)
+            let run: Vec<CallSite> = super::runners::run_by(&name, &site.args)
                 .into_iter()
                 .map(|(name, args)| CallSite {
                     name,
@@ -60,7 +62,7 @@ impl RobotFile {
                     assigns: Vec::new(),
                 })
                 .collect();
-            match local.get(&normalize(&site.name)) {
+            match local.get(&name) {
                 Some(k) if seen.insert(normalize(&k.name)) => {
                     todo.extend(k.sites.iter().rev().cloned());
                 }

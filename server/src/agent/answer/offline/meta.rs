@@ -36,6 +36,11 @@ pub(super) fn meta(g: &Grounding) -> String {
     if THANKS.is_match(&q) {
         return "Glad it helped. Ask whenever something else acts up.".into();
     }
+    if crate::agent::classify::OFF_TOPIC.is_match(&q) {
+        return format!(
+            "That's outside what I'm for: I'm Registry Chat, and I help you find the codebundles in this registry that check or fix your systems. Tell me what you see, for example {example}, and I'll point you to the bundles that fit."
+        );
+    }
     let engine = match &g.llm_model {
         Some(m) => format!("When I write, I use the configured language model (`{m}`), always grounded in the registry."),
         None => "No language model is configured, so I answer from the registry with rules; an OpenAI-compatible model can be added for richer answers.".into(),
