@@ -140,6 +140,11 @@ pub fn nothing_fits(top: Option<&super::BundleHit>, embedder_id: &str) -> bool {
 /// for a mail service), it checks a different system than the user runs.
 pub const OTHER_PRODUCT: &str = "other-product";
 
+/// The signal a result carries when the question names a covered product and
+/// the bundle is named for another one (it ranks lower; no-match is not implied:
+/// the question's own product may have no bundle for what it asks).
+pub const ANOTHER_PRODUCT_NAMED: &str = "another-product";
+
 /// The signal a result carries when the question's subject is uncovered.
 pub const UNCOVERED_SUBJECT: &str = "uncovered-subject";
 

@@ -5,6 +5,7 @@
 mod calibrate;
 mod headings;
 mod named;
+mod products;
 mod rank;
 mod sections;
 mod signals;

@@ -46,6 +46,8 @@ pub(super) struct Acc {
     /// ... and this bundle is named for another product ("mailgun-…" for a
     /// question about sendgrid).
     pub(super) other_product: bool,
+    /// The question names a covered product and this bundle is named for another.
+    pub(super) another_product: bool,
     /// The weighted sum of the signals.
     pub(super) fused: f32,
     /// Best cosine for the question as typed and with concept terms added.
