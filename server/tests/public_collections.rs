@@ -91,6 +91,9 @@ fn public_golden_sets_on_the_public_collections() {
         ("public17", "heldout", "agent", 0.90, 0.80),
         ("public18", "tuning", "agent", 0.90, 0.70),
         ("public18", "heldout", "agent", 0.90, 0.85),
+        // Routing probes: single turns, no follow-ups.
+        ("public19", "tuning", "agent", 0.85, 0.0),
+        ("public19", "heldout", "agent", 0.85, 0.0),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",

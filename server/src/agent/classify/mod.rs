@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
 mod examples;
+mod named_bundle;
 mod readme;
 pub use examples::ExampleIndex;
 pub use readme::answered_by_readme;
@@ -118,9 +119,37 @@ static RUN_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
 /// instead of offering the bundles whose words happen to match the topic.
 pub static OFF_TOPIC: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\W*((please|pls|plz|can|could|would|will) )?((you|u) )?(tell|write|give|make|compose|share|sing|recite)( me| us)?( (an?|some|another|one more|a (short|funny|little)))? (joke|poem|haiku|limerick|story|song|riddle|pun|rap)s?\b",
+        r"^\W*((please|pls|plz|can|could|would|will) )?((you|u) )?(tell|write|give|make|compose|share|sing|recite)( me| us)?( (an?|some|another|one more|a (short|funny|little)))? (joke|poem|haiku|limerick|story|song|riddle|pun|rap)s?\b|\bwhat('?s| is) the weather\b|\bweather (like )?(in|today|tomorrow|forecast)\b|^\W*(what('?s| is)|calculate|compute) \d+(\.\d+)? ?(times|plus|minus|divided by|multiplied by|x|\*|\+|-|/) ?\d+(\.\d+)?\W*$",
     )
 });
+
+/// The act is to be done by automation, not now by the assistant ("page the
+/// on-call from a task", "… whenever the check fails"): a search for the bundle.
+static BY_AUTOMATION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(from|in|inside|within|via|through|as part of) (a |an |the |my |our )?(task|runbook|bundle|codebundle|sli|robot|tool|skill template|workflow|pipeline|schedule)s?\b|\b(when|whenever|if|automatically|every|each time)\b",
+    )
+});
+
+/// Asking the assistant to act on the user's systems itself, with the change and
+/// its target named ("can you just bounce the api deployment for us", "run the
+/// dns check on prod now and tell me what it finds", "page the on-call for
+/// billing"): it recommends and never executes, so the answer says so. Only when
+/// the message is addressed to the assistant ("for me", "tell me the result", a
+/// bare "X now please"): "scale the node pool to 10 nodes" is a search for the
+/// bundle that does it.
+static ACT_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\W*((can|could|would|will) (you|u) )?(please |pls |just |quickly |go ahead and )?(restart|rerun|run|execute|trigger|launch|kick off|scale|delete|roll ?back|reboot|kill|deploy|bounce|drain|cordon|rotate|fail ?over|apply|fix|page|ping|notify)\b.*\b(for (me|us)|and (tell|show|send|give|report)( (me|us))?( \w+){0,3} (result|results|output|outcome|answer|findings)|and (tell|show) (me|us) what (it|they) (finds?|found|says?))\b|^\W*(please )?page (whoever|the on.?call|someone|somebody|an? on.?call)\b|^\W*(please )?(restart|reboot|bounce|kill|delete|roll ?back|redeploy) (the |our |my )?[\w.-]+( [\w.-]+)? (now|right now|immediately|asap)( please| pls)?\W*$",
+    )
+});
+
+/// Whether the message asks the assistant itself to run or change something
+/// (`RUN_FOR_ME`, `ACT_FOR_ME`): the answer says it only recommends.
+pub fn asks_to_act(lowercase: &str) -> bool {
+    RUN_FOR_ME.is_match(lowercase)
+        || (ACT_FOR_ME.is_match(lowercase) && !BY_AUTOMATION.is_match(lowercase))
+}
 
 /// What the assistant remembers and where its knowledge comes from: "you" or
 /// "your" with memory verbs or the assistant's own data, not the user's
@@ -290,6 +319,14 @@ static CATALOG_OFFER: LazyLock<Regex> = LazyLock::new(|| {
         r"\bwhat (\w+ ){0,3}(do|does) (you|u|the registry|the catalog) (have|offer|cover|got) (for|on|about|in)\b|\bwhat('s| is) available (for|on|in)\b|\b(do|does) (you|u|the registry|the catalog) (have|offer|cover|got) (many|much|any|some|a lot of|lots of) (things|stuff|bundles?|codebundles?|skill templates?|tools|runbooks|monitors|checks)\b|\b(bundles?|codebundles?|skill templates?|tools|runbooks|monitors|slis|checks) (do )?(you|u) (have|offer|got)\b|^\W*(any|are there any|is there any) (bundles?|codebundles?|skill templates?|tools|runbooks|monitors|slis|checks) (for|on|about|covering)\b",
     )
 });
+/// How much of an area the registry covers ("kafka coverage?", "how well do you
+/// cover gcp", "what is there in the registry for backups",
+/// "everything you have that touches redis"): an inventory, not a search.
+static CATALOG_COVERAGE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bcoverage\b|\bcovered\s*[?.!]*$|\bhow (well|much|good) (do |does )?(you|u|the (registry|catalog|collections?)|it) covers?\b|\bwhat('?s| is) (available|there) (across|in|among) (the |all )?(collections?|codecollections?|registry|catalog)\b|\beverything (you have|you've got|you got|there is)( \w+){0,2} (that |which )?(touch|touches|cover|covers|mention|mentions|involve|involves|relates? to|deals? with|is about)\b|\b(what|which|anything)( \w+){0,3} (covers?|handles?|supports?) ([\w.-]+, ){2,}",
+    )
+});
 static CATALOG_COUNT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^\W*how many (are for|target|cover|support|exist for) (aws|azure|gcp|google cloud|kubernetes|k8s|openshift)\b|\bhow many (\w+ ){0,3}(bundles|codebundles|code bundles|skill templates|tools|tasks|monitors|slis|runbooks|checks|collections|codecollections)\b|\bhow much (\w+ ){0,3}(stuff|content|coverage) (is|are|do|does|is there)\b",
@@ -457,6 +494,15 @@ pub fn catalog_kind(q: &Query) -> CatalogKind {
     }
 }
 
+/// Three or more products, covered or not, named in a list, with no change asked
+/// for.
+fn several_products(q: &Query) -> bool {
+    let mut named: Vec<&String> = q.technologies.iter().chain(&q.uncovered).collect();
+    named.sort();
+    named.dedup();
+    named.len() >= 3 && q.actions.is_empty() && q.text.matches(',').count() >= 2
+}
+
 /// `opening`: nothing searched yet in the conversation (only greetings or catalog
 /// turns). After a search, "where do i start?" asks where to start on it.
 fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
@@ -482,6 +528,19 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
     }
     if CATALOG_COUNT.is_match(text) {
         return Some("counts bundles");
+    }
+    if CATALOG_COVERAGE.is_match(text)
+        && !SYMPTOM.is_match(text)
+        && !TROUBLE.is_match(text)
+        && !text.contains("test coverage")
+        && !text.contains("code coverage")
+    {
+        return Some("asks how much the registry covers");
+    }
+    // "notification integrations: slack, teams, discord?": several products at
+    // once, nothing wrong with any, nothing to do: what the registry has for them.
+    if several_products(q) && !SYMPTOM.is_match(text) && !TROUBLE.is_match(text) {
+        return Some("asks about several products at once");
     }
     if CATALOG_LIST.is_match(text) || CATALOG_STUFF.is_match(text) {
         return Some("asks for a list");
@@ -557,6 +616,19 @@ fn only_who_and_what_they_run(text: &str) -> bool {
         "hi",
         "hello",
         "hey",
+        // Who they are and what they run, in a few more words ("brand new
+        // here, our stack is mostly aks").
+        "if",
+        "our",
+        "my",
+        "stack",
+        "setup",
+        "infra",
+        "on",
+        "brand",
+        "new",
+        "here",
+        "team",
     ];
     let rest = START_ASKED.replace_all(text, " ");
     message_words(&rest).all(|w| {
@@ -786,6 +858,9 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     if OFF_TOPIC.is_match(&rest) {
         return rule(Category::Meta, "asks for something off-topic");
     }
+    if ACT_FOR_ME.is_match(&rest) && !BY_AUTOMATION.is_match(&rest) {
+        return rule(Category::Meta, "asks the assistant to act on its systems");
+    }
     // A reference back ("does it also…") in a short question, or in any question
     // that names no subject of its own.
     // Only a platform the question names counts as its own subject: words the
@@ -841,6 +916,12 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
         return rule(
             Category::KeywordLibrary,
             "asks about keywords or a keyword library",
+        );
+    }
+    if named_bundle::asks_about_named_bundle(query, &q, SYMPTOM.is_match(&q)) {
+        return rule(
+            Category::Documentation,
+            "asks how a bundle it names behaves or what it needs",
         );
     }
     if DOC_QUESTION.is_match(&DOCS_AS_A_PLACE.replace_all(&q, "site")) {
@@ -1062,6 +1143,70 @@ mod tests {
 
     fn cat(q: &str, ctx: &SessionContext) -> Option<Category> {
         by_rules(&Query::parse(q, &vocab()), ctx).map(|c| c.category)
+    }
+
+    #[test]
+    fn a_question_about_a_bundle_it_names_strongly_is_documentation() {
+        let none = SessionContext::default();
+        for q in [
+            "does k8s-pod-health need cluster-admin?",
+            "k8s pod health bundle: which env vars does it read",
+            "k8s pod health check - what happens when the namespace is empty?",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
+        }
+        // Named in passing, asked for another bundle, or a problem report.
+        for q in [
+            "pod health in payments looks bad",
+            "is there a bundle like k8s-pod-health for azure vms?",
+            "k8s-pod-health fails with forbidden errors, what now?",
+        ] {
+            assert_ne!(cat(q, &none), Some(Category::Documentation), "{q}");
+        }
+    }
+
+    #[test]
+    fn coverage_questions_are_about_the_catalog() {
+        let none = SessionContext::default();
+        for q in [
+            "kafka coverage?",
+            "how well do you cover gcp",
+            "everything you have that touches redis",
+            "what is there in the catalog for backups",
+            "databases: postgres, redis, mysql, mongodb?",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
+        }
+        for q in [
+            "our test coverage job times out",
+            "is our eks version still supported?",
+            "postgres, redis, mysql all down since the upgrade",
+        ] {
+            assert_ne!(cat(q, &none), Some(Category::Catalog), "{q}");
+        }
+    }
+
+    #[test]
+    fn asking_the_assistant_to_act_or_to_chat_is_about_the_assistant() {
+        let none = SessionContext::default();
+        for q in [
+            "can you just bounce the api deployment for us",
+            "run the dns check on prod now and tell me what it finds",
+            "page the on-call for billing",
+            "restart checkout-api now please",
+            "what's the weather in oslo",
+            "what is 12 times 7",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::Meta), "{q}");
+        }
+        for q in [
+            "page the on-call from my runbook if the probe fails",
+            "scale the node pool to 10 nodes",
+            "restart pods stuck in crashloop in payments",
+            "weather api returns 500 since the deploy",
+        ] {
+            assert_ne!(cat(q, &none), Some(Category::Meta), "{q}");
+        }
     }
 
     #[test]

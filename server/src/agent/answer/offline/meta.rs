@@ -41,6 +41,9 @@ pub(super) fn meta(g: &Grounding) -> String {
             "That's outside what I'm for: I'm Registry Chat, and I help you find the codebundles in this registry that check or fix your systems. Tell me what you see, for example {example}, and I'll point you to the bundles that fit."
         );
     }
+    if crate::agent::classify::asks_to_act(&q) {
+        return "I can't run or change anything on your systems: I find the codebundle that does it, and you run it from your workspace, where its access and secrets are configured. Ask me which bundle does it (for example *\"which bundle restarts a deployment?\"*) and I'll point you to it, with the tasks it runs and whether it only reads or also changes things.".into();
+    }
     let engine = match &g.llm_model {
         Some(m) => format!("When I write, I use the configured language model (`{m}`), always grounded in the registry."),
         None => "No language model is configured, so I answer from the registry with rules; an OpenAI-compatible model can be added for richer answers.".into(),
