@@ -21,7 +21,7 @@ use super::snapshot::Snapshot;
 use super::types::*;
 use crate::graph::{Correlation, NodeKind, correlate, link_entities};
 use crate::index::vectors::dot;
-use crate::query::{LEXICON, MAJOR_PLATFORMS, Query, platform_prior};
+use crate::query::{LEXICON, Query, platform_prior};
 use rusqlite::Connection;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -215,16 +215,7 @@ fn fuse_and_calibrate(
         .map(|(b, mut a)| {
             let meta = &s.bundles[b as usize];
             a.lacks_sli = wants_sli && meta.sli_count == 0;
-            a.another_product = !asked_products.is_empty()
-                && super::products::names_another(
-                    &super::products::named_by(&meta.slug, &meta.display_name),
-                    &asked_products,
-                )
-                && !super::products::speaks_of(
-                    meta,
-                    &s.vocab.bundle_task_stems[b as usize],
-                    &asked_products,
-                );
+            a.another_product = meta.products.another_than(&asked_products);
             let name = &s.vocab.bundle_label_stems[b as usize];
             a.unasked_purpose = unasked
                 .iter()
@@ -274,7 +265,7 @@ fn fuse_and_calibrate(
             };
             a.uncovered_subject = evidence.uncovered;
             a.other_product =
-                evidence.uncovered && named_for_a_product(&s.bundles[b as usize].slug);
+                evidence.uncovered && s.bundles[b as usize].products.names_a_third_party_product();
             (b, calibrated(&s.embedder_id, a.fused, &evidence), a)
         })
         .collect();
@@ -285,18 +276,6 @@ fn fuse_and_calibrate(
     };
     scored.sort_by(|x, y| order_key[&y.0].total_cmp(&order_key[&x.0]));
     scored
-}
-
-/// A bundle whose slug names a product ("mailgun-sending-domain-health",
-/// "k8s-jaeger-http-query") is about that product, not about another one the
-/// question names. Platforms (k8s, gke, aws) are where products run, not products.
-fn named_for_a_product(slug: &str) -> bool {
-    slug.split('-').any(|w| {
-        LEXICON.technologies.contains(w)
-            && !MAJOR_PLATFORMS.contains(&w)
-            && !LEXICON.managed_kubernetes.contains_key(w)
-            && !LEXICON.platform_cues.iter().any(|(p, _)| p.text == w)
-    })
 }
 
 /// A result as the caller sees it, with the signals that fired.
@@ -561,7 +540,7 @@ fn rank_keywords(
     bm: &HashMap<u32, f32>,
 ) -> Vec<KeywordHit> {
     let mut best: HashMap<i64, f32> = HashMap::new();
-    for id in super::named::named_keywords(s, query) {
+    for id in s.keyword_names.named_in(query) {
         best.insert(id, NAMED_KEYWORD_SCORE);
     }
     for &(ci, c) in cos {
@@ -698,21 +677,7 @@ fn correlations(s: &Snapshot, hits: &[BundleHit]) -> Vec<Correlation> {
 
 #[cfg(test)]
 mod tests {
-    use super::{by_prior, named_for_a_product};
-
-    #[test]
-    fn bundles_named_for_a_product_but_not_for_a_platform() {
-        assert!(named_for_a_product("mailgun-sending-domain-health"));
-        assert!(named_for_a_product("k8s-jaeger-http-query"));
-        for slug in [
-            "k8s-workload-ops",
-            "gke-cluster-health",
-            "aws-eks-health",
-            "dns-health",
-        ] {
-            assert!(!named_for_a_product(slug), "{slug}");
-        }
-    }
+    use super::by_prior;
 
     /// Keyword 1 is called by many bundles (prior 1.0), keywords 2 and 3 by few
     /// (prior 0.7).

@@ -3,6 +3,8 @@
 //! the knowledge graph. Rebuilt when the catalog or the vectors change; the previous
 //! snapshot keeps answering meanwhile.
 
+use super::named::KeywordNames;
+use super::products::BundleProducts;
 pub use crate::catalog::{DocMeta, KeywordMeta};
 use crate::graph::Graph;
 use crate::index::build::blob_to_vector;
@@ -38,6 +40,8 @@ pub struct BundleMeta {
     pub summary_chunk: Option<u32>,
     /// When the bundle last changed in git (RFC 3339), when known.
     pub updated_at: Option<String>,
+    /// The products it is named for and speaks of (`products`).
+    pub products: BundleProducts,
 }
 
 app::derefs_to_header!(BundleMeta, header);
@@ -65,6 +69,8 @@ pub struct Snapshot {
     pub fingerprint: String,
     /// What the catalog's own words say (see `query::vocab`).
     pub vocab: CorpusVocab,
+    /// Keyword names by their first word (`named`).
+    pub keyword_names: KeywordNames,
     /// Bundle records a turn grounded its answer in, parsed once per snapshot
     /// (`perf` at 200 streams: parsing the same few records' JSON every turn was
     /// a fortieth of the CPU). A new snapshot comes with each catalog change, so
@@ -123,6 +129,7 @@ impl Snapshot {
                     header: r.header,
                     summary_chunk: None,
                     updated_at: r.updated_at,
+                    products: BundleProducts::default(),
                 });
             for b in rows {
                 let i = bundles.len() as u32;
@@ -188,7 +195,18 @@ impl Snapshot {
             words.extend(tokens);
             words.extend(crate::index::text::compounds(&t));
         }
-        let vocab = corpus_vocab(&bundles, &chunks, &keywords, words, common);
+        let tasks = tasks_by_bundle(bundles.len(), &chunks);
+        for (b, tasks) in bundles.iter_mut().zip(&tasks) {
+            b.products = BundleProducts::read(
+                &b.slug,
+                &b.display_name,
+                &b.description,
+                &b.tags,
+                &b.resource_types,
+                tasks,
+            );
+        }
+        let vocab = corpus_vocab(&bundles, tasks, &keywords, words, common);
         let graph = Graph::load(c)?;
         let generation = crate::store::catalog_generation(c)?;
         let fingerprint = format!("{generation}:{embedder_id}:{}", vectors.len());
@@ -197,6 +215,7 @@ impl Snapshot {
             .enumerate()
             .map(|(slot, &ci)| (ci, slot))
             .collect();
+        let keyword_names = KeywordNames::build(keywords.values().map(|k| (k.id, k.name.as_str())));
         let doc_by_cite = docs.values().map(|d| (d.cite_id(), d.id)).collect();
         let keyword_by_cite = keywords.values().map(|k| (k.cite_id(), k.id)).collect();
         Ok(Snapshot {
@@ -215,6 +234,7 @@ impl Snapshot {
             graph,
             fingerprint,
             vocab,
+            keyword_names,
             records: Mutex::new(lru::LruCache::new(
                 std::num::NonZeroUsize::new(RECORDS_KEPT).unwrap_or(std::num::NonZeroUsize::MIN),
             )),
@@ -222,20 +242,25 @@ impl Snapshot {
     }
 }
 
-/// The catalog's vocabulary from what the snapshot already holds.
-fn corpus_vocab(
-    bundles: &[BundleMeta],
-    chunks: &[ChunkMeta],
-    keywords: &HashMap<i64, KeywordMeta>,
-    words: std::collections::HashSet<String>,
-    common: Option<std::collections::HashSet<String>>,
-) -> CorpusVocab {
-    let mut tasks: Vec<Vec<&str>> = vec![Vec::new(); bundles.len()];
+/// Each bundle's task names, from its task chunks.
+fn tasks_by_bundle(bundles: usize, chunks: &[ChunkMeta]) -> Vec<Vec<&str>> {
+    let mut tasks: Vec<Vec<&str>> = vec![Vec::new(); bundles];
     for ch in chunks {
         if let (Some(b), Some(t)) = (ch.bundle, ch.task.as_deref()) {
             tasks[b as usize].push(t);
         }
     }
+    tasks
+}
+
+/// The catalog's vocabulary from what the snapshot already holds.
+fn corpus_vocab(
+    bundles: &[BundleMeta],
+    tasks: Vec<Vec<&str>>,
+    keywords: &HashMap<i64, KeywordMeta>,
+    words: std::collections::HashSet<String>,
+    common: Option<std::collections::HashSet<String>>,
+) -> CorpusVocab {
     let facts: Vec<BundleFacts> = bundles
         .iter()
         .zip(tasks)

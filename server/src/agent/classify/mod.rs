@@ -117,9 +117,9 @@ static RUN_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
 /// Asking for entertainment rather than help ("write me a haiku about etcd"):
 /// nothing in a registry answers it, so the answer says what the assistant is for
 /// instead of offering the bundles whose words happen to match the topic.
-pub static OFF_TOPIC: LazyLock<Regex> = LazyLock::new(|| {
+static OFF_TOPIC: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\W*((please|pls|plz|can|could|would|will) )?((you|u) )?(tell|write|give|make|compose|share|sing|recite)( me| us)?( (an?|some|another|one more|a (short|funny|little)))? (joke|poem|haiku|limerick|story|song|riddle|pun|rap)s?\b|\bwhat('?s| is) the weather\b|\bweather (like )?(in|today|tomorrow|forecast)\b|^\W*(what('?s| is)|calculate|compute) \d+(\.\d+)? ?(times|plus|minus|divided by|multiplied by|x|\*|\+|-|/) ?\d+(\.\d+)?\W*$",
+        r"^\W*((please|pls|plz|can|could|would|will) )?((you|u) )?(tell|write|give|make|compose|share|sing|recite)(( me| us)( (an?|some|another|one more|a (short|funny|little)))?|( (an?|some|another|one more|a (short|funny|little)))) (joke|poem|haiku|limerick|story|song|riddle|pun|rap)s?\b|^\W*(what('?s| is)|how('?s| is)) the weather( like)?( (in|at|for|today|tomorrow|tonight|outside|this week)\b[\w ,.'-]{0,30})?\W*$|^\W*(the )?weather (forecast )?(in|for|today|tomorrow)\b[\w ,.'-]{0,30}\W*$|^\W*(what('?s| is)|calculate|compute) \d+(\.\d+)? ?(times|plus|minus|divided by|multiplied by|x|\*|\+|-|/) ?\d+(\.\d+)?\W*$",
     )
 });
 
@@ -139,16 +139,61 @@ static BY_AUTOMATION: LazyLock<Regex> = LazyLock::new(|| {
 /// bare "X now please"): "scale the node pool to 10 nodes" is a search for the
 /// bundle that does it.
 static ACT_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"^\W*((can|could|would|will) (you|u) )?(please |pls |just |quickly |go ahead and )?(restart|rerun|run|execute|trigger|launch|kick off|scale|delete|roll ?back|reboot|kill|deploy|bounce|drain|cordon|rotate|fail ?over|apply|fix|page|ping|notify)\b.*\b(for (me|us)|and (tell|show|send|give|report)( (me|us))?( \w+){0,3} (result|results|output|outcome|answer|findings)|and (tell|show) (me|us) what (it|they) (finds?|found|says?))\b|^\W*(please )?page (whoever|the on.?call|someone|somebody|an? on.?call)\b|^\W*(please )?(restart|reboot|bounce|kill|delete|roll ?back|redeploy) (the |our |my )?[\w.-]+( [\w.-]+)? (now|right now|immediately|asap)( please| pls)?\W*$",
-    )
+    let verb = r"(restart|rerun|run|execute|trigger|launch|kick off|scale|delete|roll ?back|reboot|kill|deploy|bounce|drain|cordon|rotate|fail ?over|apply|fix|page|ping|notify)";
+    let to_me = r"(for (me|us)|and (tell|show|send|give|report)( (me|us))?( \w+){0,3} (result|results|output|outcome|answer|findings)|and (tell|show) (me|us) what (it|they) (finds?|found|says?))";
+    let lead = r"(please |pls |just |quickly |go ahead and )?";
+    // The act is asked of "you", or its verb takes an object ("restart the …"):
+    // "deploy keeps failing for us" reports trouble with a deploy.
+    re(&format!(
+        r"^\W*(can|could|would|will) (you|u) {lead}{verb}\b.*\b{to_me}\b|^\W*{lead}{verb} (the|our|my|this|that|these|those|it|them|all)\b.*\b{to_me}\b|^\W*(please )?page (whoever|the on.?call|someone|somebody|an? on.?call)\b|^\W*(please )?(restart|reboot|bounce|kill|delete|roll ?back|redeploy) (the |our |my )?[\w.-]+( [\w.-]+)? (now|right now|immediately|asap)( please| pls)?\W*$"
+    ))
 });
 
-/// Whether the message asks the assistant itself to run or change something
-/// (`RUN_FOR_ME`, `ACT_FOR_ME`): the answer says it only recommends.
-pub fn asks_to_act(lowercase: &str) -> bool {
-    RUN_FOR_ME.is_match(lowercase)
-        || (ACT_FOR_ME.is_match(lowercase) && !BY_AUTOMATION.is_match(lowercase))
+/// Whether the message asks the assistant to act (`ACT_FOR_ME`) rather than
+/// reporting trouble that merely happens "for us" ("ping fails for me from the
+/// bastion", "page load is slow for us"), or asking for automation that acts.
+fn acts_for_me(text: &str) -> bool {
+    ACT_FOR_ME.is_match(text)
+        && !BY_AUTOMATION.is_match(text)
+        && !SYMPTOM.is_match(text)
+        && !TROUBLE.is_match(text)
+}
+
+/// A meta message that asks for something the assistant does not do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Request {
+    /// Run or change something on the user's systems (`RUN_FOR_ME`, `ACT_FOR_ME`):
+    /// the answer says it only recommends.
+    Act,
+    /// Entertainment, the weather, arithmetic (`OFF_TOPIC`).
+    OffTopic,
+}
+
+/// The message as the rules read it: lower-case, with straight apostrophes
+/// (phones and word processors type a curly one: "what’s there for").
+fn normalized(text: &str) -> String {
+    text.to_lowercase().replace('\u{2019}', "'")
+}
+
+/// What a message asks of the assistant that it does not do, read as `by_rules`
+/// reads it (normalized, a greeting in front dropped), so the meta answer says
+/// what routed it there.
+pub fn request_of(text: &str) -> Option<Request> {
+    let q = normalized(text);
+    request_in(&GREETING_LEAD.replace(&q, ""))
+}
+
+/// `request_of` on text already normalized, greeting dropped.
+fn request_in(rest: &str) -> Option<Request> {
+    if RUN_FOR_ME.is_match(rest) {
+        Some(Request::Act)
+    } else if OFF_TOPIC.is_match(rest) {
+        Some(Request::OffTopic)
+    } else if acts_for_me(rest) {
+        Some(Request::Act)
+    } else {
+        None
+    }
 }
 
 /// What the assistant remembers and where its knowledge comes from: "you" or
@@ -319,14 +364,33 @@ static CATALOG_OFFER: LazyLock<Regex> = LazyLock::new(|| {
         r"\bwhat (\w+ ){0,3}(do|does) (you|u|the registry|the catalog) (have|offer|cover|got) (for|on|about|in)\b|\bwhat('s| is) available (for|on|in)\b|\b(do|does) (you|u|the registry|the catalog) (have|offer|cover|got) (many|much|any|some|a lot of|lots of) (things|stuff|bundles?|codebundles?|skill templates?|tools|runbooks|monitors|checks)\b|\b(bundles?|codebundles?|skill templates?|tools|runbooks|monitors|slis|checks) (do )?(you|u) (have|offer|got)\b|^\W*(any|are there any|is there any) (bundles?|codebundles?|skill templates?|tools|runbooks|monitors|slis|checks) (for|on|about|covering)\b",
     )
 });
-/// How much of an area the registry covers ("kafka coverage?", "how well do you
-/// cover gcp", "what is there in the registry for backups",
-/// "everything you have that touches redis"): an inventory, not a search.
+/// How much of an area the registry covers ("how well do you cover gcp", "your
+/// coverage of kafka", "what is there in the registry for backups", "everything
+/// you have that touches redis"): an inventory, not a search. The bare word
+/// counts only in a short question (`COVERAGE_WORD`): "backup coverage for our
+/// rds instances" is about the user's backups.
 static CATALOG_COVERAGE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bcoverage\b|\bcovered\s*[?.!]*$|\bhow (well|much|good) (do |does )?(you|u|the (registry|catalog|collections?)|it) covers?\b|\bwhat('?s| is) (available|there) (across|in|among) (the |all )?(collections?|codecollections?|registry|catalog)\b|\beverything (you have|you've got|you got|there is)( \w+){0,2} (that |which )?(touch|touches|cover|covers|mention|mentions|involve|involves|relates? to|deals? with|is about)\b|\b(what|which|anything)( \w+){0,3} (covers?|handles?|supports?) ([\w.-]+, ){2,}",
+        r"\b(your|the (registry|catalog|collections?)'?s?) coverage\b|\bcoverage (of|in|across|from) (the |your |all )?(registry|catalog|collections?|codecollections?|bundles|codebundles|skill templates)\b|\bhow (well|much|good) (do |does )?(you|u|the (registry|catalog|collections?)|it) covers?\b|\bwhat('?s| is) (available|there) (across|in|among) (the |all )?(collections?|codecollections?|registry|catalog)\b|\beverything (you have|you've got|you got|there is)( \w+){0,2} (that |which )?(touch|touches|cover|covers|mention|mentions|involve|involves|relates? to|deals? with|is about)\b|\b(what|which|anything)( \w+){0,3} (covers?|handles?|supports?) ([\w.-]+, ){2,}",
     )
 });
+/// "kafka coverage?", "is spanner covered?": in a question of a few words that
+/// names nothing of the user's own.
+static COVERAGE_WORD: LazyLock<Regex> = LazyLock::new(|| re(r"\bcoverage\b|\bcovered\s*[?.!]*$"));
+/// Coverage of the user's code by tests, not the registry's of a subject.
+static TEST_COVERAGE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b((unit|code|integration|e2e) )?tests? coverage\b|\bcode coverage\b"));
+
+/// Whether the question asks how much the registry covers (`CATALOG_COVERAGE`,
+/// `COVERAGE_WORD`), with nothing wrong reported.
+fn asks_coverage(text: &str) -> bool {
+    let short = text.split_whitespace().count() <= 5 && !OWN.is_match(text);
+    (CATALOG_COVERAGE.is_match(text) || (short && COVERAGE_WORD.is_match(text)))
+        && !SYMPTOM.is_match(text)
+        && !TROUBLE.is_match(text)
+        && !TEST_COVERAGE.is_match(text)
+}
+
 static CATALOG_COUNT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^\W*how many (are for|target|cover|support|exist for) (aws|azure|gcp|google cloud|kubernetes|k8s|openshift)\b|\bhow many (\w+ ){0,3}(bundles|codebundles|code bundles|skill templates|tools|tasks|monitors|slis|runbooks|checks|collections|codecollections)\b|\bhow much (\w+ ){0,3}(stuff|content|coverage) (is|are|do|does|is there)\b",
@@ -360,6 +424,15 @@ static PART_PLURAL: LazyLock<Regex> = LazyLock::new(|| {
 static TROUBLE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(alert(ed|ing)|firing|fired|paged|paging|flapping|slow|slowness|latency|pressure|oom\w*|[45]\d\d'?s?|red|hangs?|hanging|hung|times? out|timing out|timed out|throttl\w*|why|ideas?|clue)\b|\bthere for (me|us) to\b",
+    )
+});
+/// A thing running badly rather than wrongly ("the pvc check is slow", "it hangs
+/// at the second task"): trouble to solve with it, not a question about how a
+/// named bundle is meant to behave. (Not all of `TROUBLE`: "why does the X bundle
+/// need …" asks about the bundle.)
+static MISBEHAVES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(slow|slowness|sluggish|hangs?|hanging|hung|times? out|timing out|timed out|throttl\w*|flapping|flaky|crash\w*|refused|refusing|unreachable|unable to)\b|\b(can'?t|cannot|won'?t) (connect|reach|resolve|start|pull|mount|write|read|log ?in|authenticate|talk)\b",
     )
 });
 /// Where the user's own systems are the scope ("in prod", "to the cluster",
@@ -529,17 +602,16 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
     if CATALOG_COUNT.is_match(text) {
         return Some("counts bundles");
     }
-    if CATALOG_COVERAGE.is_match(text)
-        && !SYMPTOM.is_match(text)
-        && !TROUBLE.is_match(text)
-        && !text.contains("test coverage")
-        && !text.contains("code coverage")
-    {
+    if asks_coverage(text) {
         return Some("asks how much the registry covers");
     }
     // "notification integrations: slack, teams, discord?": several products at
     // once, nothing wrong with any, nothing to do: what the registry has for them.
-    if several_products(q) && !SYMPTOM.is_match(text) && !TROUBLE.is_match(text) {
+    if several_products(q)
+        && !SYMPTOM.is_match(text)
+        && !TROUBLE.is_match(text)
+        && !MISBEHAVES.is_match(text)
+    {
         return Some("asks about several products at once");
     }
     if CATALOG_LIST.is_match(text) || CATALOG_STUFF.is_match(text) {
@@ -819,8 +891,7 @@ static DOC_CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Rules only (no model): `None` when they do not decide.
 pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
-    // Phones and word processors type a curly apostrophe ("what’s there for").
-    let q = query.text.to_lowercase().replace('\u{2019}', "'");
+    let q = normalized(&query.text);
     let words = q.split_whitespace().count();
     let rule = |c: Category, reason: &str| {
         Some(Classification {
@@ -852,14 +923,15 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     {
         return rule(Category::Meta, "question about the assistant");
     }
-    if RUN_FOR_ME.is_match(&rest) {
-        return rule(Category::Meta, "asks the assistant to run something");
-    }
-    if OFF_TOPIC.is_match(&rest) {
-        return rule(Category::Meta, "asks for something off-topic");
-    }
-    if ACT_FOR_ME.is_match(&rest) && !BY_AUTOMATION.is_match(&rest) {
-        return rule(Category::Meta, "asks the assistant to act on its systems");
+    match request_in(&rest) {
+        Some(Request::Act) => {
+            return rule(
+                Category::Meta,
+                "asks the assistant to run or change something",
+            );
+        }
+        Some(Request::OffTopic) => return rule(Category::Meta, "asks for something off-topic"),
+        None => {}
     }
     // A reference back ("does it also…") in a short question, or in any question
     // that names no subject of its own.
@@ -918,7 +990,11 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
             "asks about keywords or a keyword library",
         );
     }
-    if named_bundle::asks_about_named_bundle(query, &q, SYMPTOM.is_match(&q)) {
+    if named_bundle::asks_about_named_bundle(
+        query,
+        &q,
+        SYMPTOM.is_match(&q) || MISBEHAVES.is_match(&q),
+    ) {
         return rule(
             Category::Documentation,
             "asks how a bundle it names behaves or what it needs",
@@ -1160,6 +1236,7 @@ mod tests {
             "pod health in payments looks bad",
             "is there a bundle like k8s-pod-health for azure vms?",
             "k8s-pod-health fails with forbidden errors, what now?",
+            "k8s-pod-health check is slow",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Documentation), "{q}");
         }
@@ -1181,6 +1258,11 @@ mod tests {
             "our test coverage job times out",
             "is our eks version still supported?",
             "postgres, redis, mysql all down since the upgrade",
+            "backup coverage for our rds instances",
+            "are our prod namespaces covered?",
+            "unit test coverage dropped on main",
+            "kafka, redis, postgres: can't connect from the new subnet",
+            "redis, kafka, mongodb pods crashlooping",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
@@ -1204,9 +1286,28 @@ mod tests {
             "scale the node pool to 10 nodes",
             "restart pods stuck in crashloop in payments",
             "weather api returns 500 since the deploy",
+            "deploy keeps failing for us since monday",
+            "page load is slow for us in eu",
+            "ping fails for me from the bastion",
+            "apply fails for us with 403",
+            "weather forecast api returns 500",
+            "what's the weather service p99 latency",
+            "write story points back to jira",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Meta), "{q}");
+            assert_eq!(request_of(q), None, "{q}");
         }
+        // The meta answer reads the request as the rules did, greeting and curly
+        // apostrophe included.
+        assert_eq!(request_of("Hi! Tell me a joke"), Some(Request::OffTopic));
+        assert_eq!(
+            request_of("hey, what\u{2019}s the weather in oslo?"),
+            Some(Request::OffTopic)
+        );
+        assert_eq!(
+            request_of("hello, could you restart the api deployment for us"),
+            Some(Request::Act)
+        );
     }
 
     #[test]

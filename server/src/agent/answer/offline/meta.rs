@@ -1,6 +1,7 @@
 //! Questions about the assistant itself, answered from facts about this install.
 
 use super::super::Grounding;
+use crate::agent::classify::Request;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -36,13 +37,16 @@ pub(super) fn meta(g: &Grounding) -> String {
     if THANKS.is_match(&q) {
         return "Glad it helped. Ask whenever something else acts up.".into();
     }
-    if crate::agent::classify::OFF_TOPIC.is_match(&q) {
-        return format!(
-            "That's outside what I'm for: I'm Registry Chat, and I help you find the codebundles in this registry that check or fix your systems. Tell me what you see, for example {example}, and I'll point you to the bundles that fit."
-        );
-    }
-    if crate::agent::classify::asks_to_act(&q) {
-        return "I can't run or change anything on your systems: I find the codebundle that does it, and you run it from your workspace, where its access and secrets are configured. Ask me which bundle does it (for example *\"which bundle restarts a deployment?\"*) and I'll point you to it, with the tasks it runs and whether it only reads or also changes things.".into();
+    match crate::agent::classify::request_of(&g.question) {
+        Some(Request::OffTopic) => {
+            return format!(
+                "That's outside what I'm for: I'm Registry Chat, and I help you find the codebundles in this registry that check or fix your systems. Tell me what you see, for example {example}, and I'll point you to the bundles that fit."
+            );
+        }
+        Some(Request::Act) => {
+            return "I can't run or change anything on your systems: I find the codebundle that does it, and you run it from your workspace, where its access and secrets are configured. Ask me which bundle does it (for example *\"which bundle restarts a deployment?\"*) and I'll point you to it, with the tasks it runs and whether it only reads or also changes things.".into();
+        }
+        None => {}
     }
     let engine = match &g.llm_model {
         Some(m) => format!("When I write, I use the configured language model (`{m}`), always grounded in the registry."),
