@@ -16,7 +16,7 @@ pub mod vocab;
 
 pub use lexicon::{LEXICON, Lexicon, Role, Vocabulary, Words};
 pub use platform::{PlatformIntent, PlatformSource, prior as platform_prior};
-pub use vocab::{BundleFacts, CorpusVocab, MAJOR_PLATFORMS, NameKind, NameRef};
+pub use vocab::{BundleFacts, CorpusVocab, MAJOR_PLATFORMS, NameKind, NameRef, loose_names};
 
 use crate::index::text::is_stopword;
 use phrase::Phrase;

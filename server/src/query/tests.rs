@@ -698,3 +698,57 @@ fn collections_are_named_without_their_shared_words() {
     assert_eq!(Query::parse("kube ops", &v).names.len(), 1);
     assert!(Query::parse("kube", &v).names.is_empty());
 }
+
+#[test]
+fn a_bundle_is_named_loosely_without_its_platform_or_generic_ending() {
+    assert_eq!(
+        crate::query::loose_names("gcp-apigee-proxy-health"),
+        vec![
+            "apigee proxy health".to_string(),
+            "apigee proxy".to_string()
+        ]
+    );
+    assert_eq!(
+        crate::query::loose_names("azure-aks-triage"),
+        vec!["aks triage".to_string()]
+    );
+    assert_eq!(
+        crate::query::loose_names("k8s-redis-healthcheck"),
+        vec!["redis healthcheck".to_string()],
+        "one word left (\"redis\") names a technology, not the bundle"
+    );
+    let tags: Vec<String> = Vec::new();
+    let facts = |slug: &'static str, name: &'static str| BundleFacts {
+        display_name: name,
+        slug,
+        platform: "gcp",
+        tags: &tags,
+        resource_types: &tags,
+        tasks: Vec::new(),
+    };
+    // A loose name two bundles share names neither.
+    let v = CorpusVocab::build(
+        &[
+            facts("gcp-apigee-proxy-health", "GCP Apigee Proxy Health"),
+            facts("gcp-bucket-health", "GCP Bucket Health"),
+            facts("aws-bucket-health", "AWS Bucket Health"),
+        ],
+        &[],
+        &[],
+        HashSet::new(),
+        None,
+    );
+    let named = |q: &str| -> Vec<String> {
+        Query::parse(q, &v)
+            .names
+            .into_iter()
+            .filter(|n| n.kind == NameKind::Bundle)
+            .map(|n| n.id)
+            .collect()
+    };
+    assert_eq!(
+        named("what does the apigee proxy bundle need?"),
+        vec!["gcp-apigee-proxy-health".to_string()]
+    );
+    assert!(named("which bucket health bundle is cheaper").is_empty());
+}

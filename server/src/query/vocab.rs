@@ -94,6 +94,33 @@ fn resource_kind_words(r: &str) -> Vec<String> {
     }
 }
 
+/// A slug's leading word that says where the bundle runs, not what it is.
+const SLUG_PLATFORMS: &[&str] = &["k8s", "kubernetes", "aws", "azure", "gcp", "gcloud"];
+/// A slug's last word that says what kind of bundle it is, not what it is about.
+const SLUG_ENDINGS: &[&str] = &["health", "healthcheck", "check", "checks", "status"];
+
+/// How people name a bundle without its platform or its generic ending:
+/// "gcp-apigee-proxy-health" is "the apigee proxy bundle", "azure-aks-triage"
+/// "the aks triage runbook". Two words at least: one ("redis") names a
+/// technology, not a bundle.
+pub fn loose_names(slug: &str) -> Vec<String> {
+    let mut w: Vec<&str> = slug.split('-').filter(|x| !x.is_empty()).collect();
+    let mut out = Vec::new();
+    if w.first().is_some_and(|f| SLUG_PLATFORMS.contains(f)) {
+        w.remove(0);
+        if w.len() >= 2 {
+            out.push(w.join(" "));
+        }
+    }
+    if w.last().is_some_and(|l| SLUG_ENDINGS.contains(l)) {
+        w.pop();
+        if w.len() >= 2 {
+            out.push(w.join(" "));
+        }
+    }
+    out
+}
+
 impl CorpusVocab {
     pub fn build(
         bundles: &[BundleFacts],
@@ -107,6 +134,7 @@ impl CorpusVocab {
             ..Default::default()
         };
         let mut df: HashMap<String, u32> = HashMap::new();
+        let mut loose_seen: HashMap<String, Vec<&str>> = HashMap::new();
         let mut by_platform: HashMap<String, HashMap<&str, usize>> = HashMap::new();
         for b in bundles {
             let mut own: Vec<String> = words(b.display_name);
@@ -158,6 +186,21 @@ impl CorpusVocab {
                         },
                     ));
                 }
+            }
+            for loose in loose_names(b.slug) {
+                loose_seen.entry(loose).or_default().push(b.slug);
+            }
+        }
+        // A loose name two bundles share names neither.
+        for (loose, slugs) in loose_seen {
+            if let [slug] = slugs[..] {
+                v.names.push((
+                    Phrase::new(&loose),
+                    NameRef {
+                        kind: NameKind::Bundle,
+                        id: slug.to_string(),
+                    },
+                ));
             }
         }
         for (stem, counts) in by_platform {

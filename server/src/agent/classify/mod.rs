@@ -1228,6 +1228,7 @@ mod tests {
             "does k8s-pod-health need cluster-admin?",
             "k8s pod health bundle: which env vars does it read",
             "k8s pod health check - what happens when the namespace is empty?",
+            "which secrets does the pod health bundle read?",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
         }

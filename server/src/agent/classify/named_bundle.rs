@@ -53,13 +53,21 @@ pub fn strongly_named(query: &Query, lowercase: &str) -> Option<String> {
             if lowercase.contains(n.id.as_str()) {
                 return true;
             }
-            let spaced = n.id.replace('-', " ");
-            lowercase.match_indices(&spaced).any(|(at, _)| {
-                let rest = lowercase[at + spaced.len()..].trim_start();
-                ROLE_AFTER.iter().any(|r| {
-                    rest.strip_prefix(r).is_some_and(|after| {
-                        after.chars().next().is_none_or(|c| !c.is_alphanumeric())
-                    })
+            let mut forms = crate::query::loose_names(&n.id);
+            forms.push(n.id.replace('-', " "));
+            forms.iter().any(|form| {
+                lowercase.match_indices(form.as_str()).any(|(at, _)| {
+                    let starts_word = lowercase[..at]
+                        .chars()
+                        .next_back()
+                        .is_none_or(|c| !c.is_alphanumeric());
+                    let rest = lowercase[at + form.len()..].trim_start();
+                    starts_word
+                        && ROLE_AFTER.iter().any(|r| {
+                            rest.strip_prefix(r).is_some_and(|after| {
+                                after.chars().next().is_none_or(|c| !c.is_alphanumeric())
+                            })
+                        })
                 })
             })
         })
