@@ -409,12 +409,12 @@ static PARTS_LISTED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PARTS_ASKED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(which|what|any|got any)\b( [\w/-]+){0,3} (bundles|codebundles|code bundles|tools|skill templates|runbooks|monitors|checks|automations|tasksets|slis|ones|stuff|things) (are there|exist|are available|(do )?(you|u) (have|got)|cover|covers|support|work with|target|touch|are for|for|about|on|related to)\b|\bwhat('?s| is) (there|available) (for|on|about)\b|\b(got|have) (any|anything)( [\w/-]+){0,2} (for|on|about|stuff)\b|\bdo (you|u) have anything (for|on|about)\b|\bwhat (have|'ve) (you|u) got (for|on|about)\b",
+        r"\b(which|what|any|got any)\b( [\w/-]+){0,3} (bundles|codebundles|code bundles|tools|skill templates|runbooks|monitors|checks|automations|integrations|tasksets|slis|ones|stuff|things) (are there|exist|are available|(do )?(you|u) (have|got)|cover|covers|support|work with|target|touch|are for|for|about|on|related to)\b|\bwhat('?s| is) (there|available) (for|on|about)\b|\b(got|have) (any|anything)( [\w/-]+){0,2} (for|on|about|stuff)\b|\bdo (you|u) have anything (for|on|about)\b|\bwhat (have|'ve) (you|u) got (for|on|about)\b",
     )
 });
 static PART_PLURAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(bundles|codebundles|code bundles|tools|skill templates|runbooks|monitors|checks|automations|tasksets|slis|ones|stuff|everything)\b",
+        r"\b(bundles|codebundles|code bundles|tools|skill templates|runbooks|monitors|checks|automations|integrations|tasksets|slis|ones|stuff|everything)\b",
     )
 });
 /// What a report of trouble says beside `SYMPTOM`'s words ("alerted overnight",
@@ -567,6 +567,15 @@ pub fn catalog_kind(q: &Query) -> CatalogKind {
     }
 }
 
+/// Parts asked for by what they may do ("which runbooks only read", "which
+/// bundles change things vs just read"): with an access the question asks for
+/// (`Query::access`) and no action or problem, a listing filtered by access.
+static PARTS_BY_ACCESS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\W*(which|what|list|show me|any)( \w+){0,2} (bundles|codebundles|runbooks|tools|skill templates|checks|ones|automations)\b",
+    )
+});
+
 /// Three or more products, covered or not, named in a list, with no change asked
 /// for.
 fn several_products(q: &Query) -> bool {
@@ -613,6 +622,14 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
         && !MISBEHAVES.is_match(text)
     {
         return Some("asks about several products at once");
+    }
+    if PARTS_BY_ACCESS.is_match(text)
+        && q.access.is_some()
+        && q.actions.is_empty()
+        && !SYMPTOM.is_match(text)
+        && !TROUBLE.is_match(text)
+    {
+        return Some("asks for parts by what they may do");
     }
     if CATALOG_LIST.is_match(text) || CATALOG_STUFF.is_match(text) {
         return Some("asks for a list");
@@ -1395,6 +1412,8 @@ mod tests {
         let none = SessionContext::default();
         for q in [
             "i would like an overview of every collection",
+            "which runbooks only read and never modify anything?",
+            "what chat integrations are there",
             "how many codebundles are there for aws?",
             "which read-only skill templates exist for azure",
             "anything new in the registry lately?",
