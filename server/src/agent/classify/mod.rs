@@ -167,7 +167,19 @@ pub enum Request {
     Act,
     /// Entertainment, the weather, arithmetic (`OFF_TOPIC`).
     OffTopic,
+    /// Whether it can see or reach the user's systems (`ACCESS_ASKED`).
+    Access,
 }
+
+/// Asking whether the assistant can see or reach the user's own systems ("could
+/// you read the logs of the prod servers", "will you look at the staging
+/// namespaces"): it reads the registry only, and says so. A report of trouble
+/// is a search.
+static ACCESS_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(can|could|do|does|will|would) (you|u)( \w+)? (see|access|reach|read|query|connect to|log ?in ?to|look at|have access to|get into) (my|our|the|their) ([\w-]+ ){0,2}(clusters?|accounts?|clouds?|systems?|infra\w*|environments?|envs?|prod\w*|servers?|logs|subscriptions?|projects?|tenants?|namespaces?|databases?|machines?|nodes?|metrics|dashboards?)\b",
+    )
+});
 
 /// The message as the rules read it: lower-case, with straight apostrophes
 /// (phones and word processors type a curly one: "what’s there for").
@@ -191,6 +203,8 @@ fn request_in(rest: &str) -> Option<Request> {
         Some(Request::OffTopic)
     } else if acts_for_me(rest) {
         Some(Request::Act)
+    } else if ACCESS_ASKED.is_match(rest) && !SYMPTOM.is_match(rest) && !TROUBLE.is_match(rest) {
+        Some(Request::Access)
     } else {
         None
     }
@@ -948,6 +962,12 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
             );
         }
         Some(Request::OffTopic) => return rule(Category::Meta, "asks for something off-topic"),
+        Some(Request::Access) => {
+            return rule(
+                Category::Meta,
+                "asks whether the assistant can reach its systems",
+            );
+        }
         None => {}
     }
     // A reference back ("does it also…") in a short question, or in any question
@@ -1318,6 +1338,11 @@ mod tests {
         // The meta answer reads the request as the rules did, greeting and curly
         // apostrophe included.
         assert_eq!(request_of("Hi! Tell me a joke"), Some(Request::OffTopic));
+        assert_eq!(
+            request_of("will you look at the logs of our staging servers?"),
+            Some(Request::Access)
+        );
+        assert_eq!(request_of("can you see why our nodes are failing"), None);
         assert_eq!(
             request_of("hey, what\u{2019}s the weather in oslo?"),
             Some(Request::OffTopic)

@@ -46,6 +46,9 @@ pub(super) fn meta(g: &Grounding) -> String {
         Some(Request::Act) => {
             return "I can't run or change anything on your systems: I find the codebundle that does it, and you run it from your workspace, where its access and secrets are configured. Ask me which bundle does it (for example *\"which bundle restarts a deployment?\"*) and I'll point you to it, with the tasks it runs and whether it only reads or also changes things.".into();
         }
+        Some(Request::Access) => {
+            return "I don't connect to your clusters, cloud accounts or logs: I read the codebundles in this registry and point you to the ones that check or fix what you describe. You run them from your workspace, where their access and secrets are configured. Tell me what you see and I'll find the bundles that fit.".into();
+        }
         None => {}
     }
     let engine = match &g.llm_model {
