@@ -139,7 +139,9 @@ fn llm_server(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_error_mid_stream_reaches_the_reader() {
     let llm = Scripted::start(vec![sse::classify("general"), endless_stream()]).await;
-    let server = TestServer::start_indexed(llm_server(&llm, 3)).await;
+    // Long enough for the model's first pieces on a loaded CI machine (3 s
+    // once ran out before any arrived), short enough to end the endless stream.
+    let server = TestServer::start_indexed(llm_server(&llm, 8)).await;
     let ev = turn(Face::ServerFunction, &server, json!({"question": QUESTION})).await;
     let first_token = ev
         .iter()

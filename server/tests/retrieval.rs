@@ -156,7 +156,7 @@ async fn typos_filters_and_calibrated_scores() {
         r.corrections
     );
     let r = searcher
-        .search("azrue key vault secrets about to expire", &opts)
+        .search("azrue key vault secrets near their expiry", &opts)
         .await
         .unwrap();
     assert_eq!(r.bundles[0].key, "cloud-ops/azure-keyvault-secret-expiry");

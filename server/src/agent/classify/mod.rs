@@ -63,6 +63,12 @@ static GREETING: LazyLock<Regex> = LazyLock::new(|| {
         r"^\s*(hi|hello|hey|hey there|hi there|hello there|yo|howdy|good (morning|afternoon|evening)|thanks|thank you|thx|ty|cheers|thanks a lot|thank you so much|ok thanks|great thanks)(,? (that|this) (helped|helps)( a lot)?)?[\s!.?]*$|^\W*((ok(ay)?|great|perfect|awesome|nice|cool)[,!. ]+)?(thanks|thank you|thx|ty|cheers)[,!. ]+(that|this|it) ?(did it|did the trick|worked|fixed it|sorted it|(is|was|'s) (exactly |just )?what (i|we) (needed|wanted|was looking for|were looking for))([,!. ]+(thanks|thank you|thx|ty|cheers))*[\s!.]*$",
     )
 });
+/// A bare acknowledgement ("ok", "got it", "haha nice"): nothing to search for.
+static ACKNOWLEDGEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\W*((ok(ay)?|k|kk|cool|nice|great|neat|sweet|awesome|perfect|alright|all right|got it|gotcha|understood|makes sense|i see|sure|right|lol|lmao|haha+|heh|wow|interesting|fair enough|noted)[\s,!.]*)+$",
+    )
+});
 /// Ending the conversation ("ok thanks, that's it for today", "we're done, bye"):
 /// the whole message is a closing, so there is nothing to search for. Not a
 /// question: "that's it?" after a list of results asks for more.
@@ -80,7 +86,7 @@ pub fn is_closing(lowercase: &str) -> bool {
 /// an answer, asking how to use "this" is about the bundle shown.
 static HOW_TO_USE_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bhow (am i|are we) (supposed|meant|expected) to use (this|you)\b|^\W*how (do|should|can) (i|we) use (this|you)( (thing|bot|assistant|app|chat))?\s*[?.!]*$",
+        r"\bhow (am i|are we) (supposed|meant|expected) to use (this|you)\b|^\W*how (do|should|can) (i|we) use (this|you)( (chat |ai )?(thing|bot|assistant|app|chat|tool))?\s*[?.!]*$",
     )
 });
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
@@ -142,10 +148,14 @@ static ACT_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
     let verb = r"(restart|rerun|run|execute|trigger|launch|kick off|scale|delete|roll ?back|reboot|kill|deploy|bounce|drain|cordon|rotate|fail ?over|apply|fix|page|ping|notify)";
     let to_me = r"(for (me|us)|and (tell|show|send|give|report)( (me|us))?( \w+){0,3} (result|results|output|outcome|answer|findings)|and (tell|show) (me|us) what (it|they) (finds?|found|says?))";
     let lead = r"(please |pls |just |quickly |go ahead and )?";
+    // Aimed at the user's own systems ("against our cluster", "in our
+    // workspace", "on prod"), or to be done now: addressed to the assistant.
+    let target = r"((against|on|in|inside) (our|my|the) (cluster|clusters|workspace|account|accounts|subscription|project|namespace|env|environment|prod|production|staging)|on (prod|production|staging))\b";
+    let now = r"(now|right now|immediately|asap)( please| pls)?\W*$";
     // The act is asked of "you", or its verb takes an object ("restart the …"):
     // "deploy keeps failing for us" reports trouble with a deploy.
     re(&format!(
-        r"^\W*(can|could|would|will) (you|u) {lead}{verb}\b.*\b{to_me}\b|^\W*{lead}{verb} (the|our|my|this|that|these|those|it|them|all)\b.*\b{to_me}\b|^\W*(please )?page (whoever|the on.?call|someone|somebody|an? on.?call)\b|^\W*(please )?(restart|reboot|bounce|kill|delete|roll ?back|redeploy) (the |our |my )?[\w.-]+( [\w.-]+)? (now|right now|immediately|asap)( please| pls)?\W*$"
+        r"^\W*(can|could|would|will) (you|u) {lead}{verb}\b.*\b{to_me}\b|^\W*{lead}{verb} (the|our|my|this|that|these|those|it|them|all)\b.*\b{to_me}\b|^\W*(can|could|would|will) (you|u) {lead}{verb}\b.*\b{target}|^\W*{lead}{verb} (the|our|my|this|that)\b.{{0,60}}\b{now}|^\W*(please|pls) {verb} (the|our|my|this|that)\b.*\b{target}|^\W*(please )?page (whoever|the on.?call|someone|somebody|an? on.?call)\b|^\W*(please )?(restart|reboot|bounce|kill|delete|roll ?back|redeploy) (the |our |my )?[\w.-]+( [\w.-]+)? (now|right now|immediately|asap)( please| pls)?\W*$"
     ))
 });
 
@@ -215,7 +225,7 @@ fn request_in(rest: &str) -> Option<Request> {
 /// ("do you recall…", "how fresh is your index", "can you also read other repos").
 static MEMORY_AND_DATA: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(do|can|will|would|did) (you|u)( \w+)? (remember|recall|forget) (what (i|we)|anything|our (conversation|chat)s?|this (conversation|chat)|(my|our) (earlier |previous |past |last )?questions|me)\b|\byour (knowledge|data|information|info|index|answers|sources|training data)( \w+){0,3} (come from|comes from|built from|based on|updated|refreshed|synced|rebuilt|up to date)\b|\b(how|where|when)( \w+){0,3} (is|are|was|were|does|do) your (knowledge|data|information|info|index|answers|sources)\b|\bhow (up[- ]to[- ]date|current|fresh|recent|old|stale|complete|accurate) (is|are) (what (you|u) know|everything (you|u) know|your (knowledge|data|information|info|index|catalog|answers|sources))\b|\b(can|could|will|would) (you|u)( also| even| ever)? (index|crawl|search|read|include|add|cover) (our|my|other|random|any|private|internal|additional|third[- ]party)( \w+){0,2} (repos|repositories|registries|github)(\s*[?.!]*$|,? (too|as well|also|besides|than|or (only|just)|other than|beyond)\b)",
+        r"^\W*what (did|was it) (i|we) (just |last |first |earlier )?(ask|asked|say|said|type|typed|write|wrote)( (you|u))?( (about|earlier|before|first))?\s*[?.!]*$|\b(do|can|will|would|did) (you|u)( \w+)? (remember|recall|forget) (what (i|we)|anything|our (conversation|chat)s?|this (conversation|chat)|(my|our) (earlier |previous |past |last )?questions|me)\b|\byour (knowledge|data|information|info|index|answers|sources|training data)( \w+){0,3} (come from|comes from|built from|based on|updated|refreshed|synced|rebuilt|up to date)\b|\b(how|where|when)( \w+){0,3} (is|are|was|were|does|do) your (knowledge|data|information|info|index|answers|sources)\b|\bhow (up[- ]to[- ]date|current|fresh|recent|old|stale|complete|accurate) (is|are) (what (you|u) know|everything (you|u) know|your (knowledge|data|information|info|index|catalog|answers|sources))\b|\b(can|could|will|would) (you|u)( also| even| ever)? (index|crawl|search|read|include|add|cover) (our|my|other|random|any|private|internal|additional|third[- ]party)( \w+){0,2} (repos|repositories|registries|github)(\s*[?.!]*$|,? (too|as well|also|besides|than|or (only|just)|other than|beyond)\b)",
     )
 });
 
@@ -336,7 +346,7 @@ static GREETING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// by `query`.
 static CATALOG_OVERVIEW: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bbreakdown (by|per) (cloud|platform|provider|collection)s?\b|\b(overview|summary|summari[sz]e|tour)\b.*\b(catalog|registry|collections?|codecollections?|everything|all)\b|\b(which|what) (code ?)?collections\b|\bwhat('s| is) (in|inside) (the|this|your) (catalog|registry)\b|\bwhat do you (have|cover|know about)\s*[?.!]*$|\b(overview|summary|rundown) of (what|everything) (is |'s |you )?(indexed|available|have|know|cover)\b|\bwhat (areas|topics|domains|technologies|platforms|kinds of (things|problems|systems)) (does|do) (the |this |your )?(registry|catalog|collections?|you) (cover|support|handle)\b",
+        r"\b(break|split)\b.{0,40}\b(collections?|codecollections?|catalog|registry)\b.{0,10}\bdown by\b|\bbreakdown (by|per) (cloud|platform|provider|collection)s?\b|\b(overview|summary|summari[sz]e|tour)\b.*\b(catalog|registry|collections?|codecollections?|everything|all)\b|\b(which|what) (code ?)?collections\b|\bwhat('s| is) (in|inside) (the|this|your) (catalog|registry)\b|\bwhat do you (have|cover|know about)\s*[?.!]*$|\b(overview|summary|rundown) of (what|everything) (is |'s |you )?(indexed|available|have|know|cover)\b|\bwhat (areas|topics|domains|technologies|platforms|kinds of (things|problems|systems)) (does|do) (the |this |your )?(registry|catalog|collections?|you) (cover|support|handle)\b",
     )
 });
 static CATALOG_RECENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -375,7 +385,7 @@ static START_ASKED: LazyLock<Regex> = LazyLock::new(|| {
 /// pending" or "what do you have for crashlooping pods" ask for a search.
 static CATALOG_OFFER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bwhat (\w+ ){0,3}(do|does) (you|u|the registry|the catalog) (have|offer|cover|got) (for|on|about|in)\b|\bwhat('s| is) available (for|on|in)\b|\b(do|does) (you|u|the registry|the catalog) (have|offer|cover|got) (many|much|any|some|a lot of|lots of) (things|stuff|bundles?|codebundles?|skill templates?|tools|runbooks|monitors|checks)\b|\b(bundles?|codebundles?|skill templates?|tools|runbooks|monitors|slis|checks) (do )?(you|u) (have|offer|got)\b|^\W*(any|are there any|is there any) (bundles?|codebundles?|skill templates?|tools|runbooks|monitors|slis|checks) (for|on|about|covering)\b",
+        r"\bwhat (\w+ ){0,3}(do|does) (you|u|the registry|the catalog) (have|offer|cover|got) (for|on|about|in)\b|\bwhat('s| is) available (for|on|in)\b|\b(do|does) (you|u|the registry|the catalog) (have|offer|cover|got) (many|much|any|some|a lot of|lots of) (things|stuff|bundles?|codebundles?|skill templates?|tools|runbooks|monitors|checks)\b|^\W*do we have (any |many |some )?(integrations|templates|skill templates|bundles|codebundles|runbooks|monitors) (for|with|covering)\b|\b(bundles?|codebundles?|skill templates?|tools|runbooks|monitors|slis|checks) (do )?(you|u) (have|offer|got)\b|^\W*(any|are there any|is there any) (bundles?|codebundles?|skill templates?|tools|runbooks|monitors|slis|checks) (for|on|about|covering)\b",
     )
 });
 /// How much of an area the registry covers ("how well do you cover gcp", "your
@@ -388,6 +398,26 @@ static CATALOG_COVERAGE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(your|the (registry|catalog|collections?)'?s?) coverage\b|\bcoverage (of|in|across|from) (the |your |all )?(registry|catalog|collections?|codecollections?|bundles|codebundles|skill templates)\b|\bhow (well|much|good) (do |does )?(you|u|the (registry|catalog|collections?)|it) covers?\b|\bwhat('?s| is) (available|there) (across|in|among) (the |all )?(collections?|codecollections?|registry|catalog)\b|\beverything (you have|you've got|you got|there is)( \w+){0,2} (that |which )?(touch|touches|cover|covers|mention|mentions|involve|involves|relates? to|deals? with|is about)\b|\b(what|which|anything)( \w+){0,3} (covers?|handles?|supports?) ([\w.-]+, ){2,}",
     )
 });
+/// More ways of asking for a slice of the catalog rather than the one best bundle:
+/// "all the backup templates", "every queue-type bundle", counts compared ("more
+/// azure runbooks or more aws ones?"), a collection broken down, the same area
+/// "across all the clouds", "the full set", the catalog's gaps, how big a
+/// collection is, how well an area is covered, good first picks.
+static CATALOG_SLICE: LazyLock<Regex> = LazyLock::new(|| {
+    let parts = r"(bundles?|codebundles?|templates?|skill templates?|tools|runbooks|monitors|checks|integrations)";
+    re(&format!(
+        r"\b(more|fewer|less) ([\w-]+ ){{0,2}}{parts}\b.*\b(or|than|vs|versus)\b|\bacross (all |every |each )?(the )?(clouds?|collections?|codecollections?|platforms?|providers?|vendors?)\b|\b(the )?(full|complete|whole|entire) (set|list|inventory)\b|\b(where|what) are the gaps\b|\bareas? of the (catalog|registry|collections?) (are|is) (thin|weak|sparse|missing)\b|\bhow (big|large) is (the |this )?[\w-]+ (collection|codecollection|catalog|registry)\b|\bhow (well|much|thoroughly|good) (is|are) ([\w-]+ ){{1,3}}covered\b|\b(good|best|sensible|recommended) (first|starter|starting) (picks?|choices?|{parts})\b|\beverything (we|you|u) (have|'ve got|got)\b|\bwhat('?s| is) out there\b|\b(rundown|overview|summary|tour) (on|of) (each|every|all the) (collection|codecollection)s?\b|\bwhat (sorts?|kinds?|types?) of (things|stuff|bundles|tools|templates|skill templates) (are|is|live) (in|inside)\b|\b(any|anything) (changed|new|added) in (the |this |your )?(catalog|registry|collections?)\b"
+    ))
+});
+
+/// "all the backup templates", "every queue-type bundle": a slice of the catalog,
+/// unless the parts are the user's own ("all our uptime checks went quiet").
+static CATALOG_ALL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\W*(all|every) (the |of the )?([\w/-]+,? ){0,4}(bundles?|codebundles?|templates?|skill templates?|tools|runbooks|monitors|checks|integrations)\b",
+    )
+});
+
 /// "kafka coverage?", "is spanner covered?": in a question of a few words that
 /// names nothing of the user's own.
 static COVERAGE_WORD: LazyLock<Regex> = LazyLock::new(|| re(r"\bcoverage\b|\bcovered\s*[?.!]*$"));
@@ -586,7 +616,7 @@ pub fn catalog_kind(q: &Query) -> CatalogKind {
 /// (`Query::access`) and no action or problem, a listing filtered by access.
 static PARTS_BY_ACCESS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\W*(which|what|list|show me|any)( \w+){0,2} (bundles|codebundles|runbooks|tools|skill templates|checks|ones|automations)\b",
+        r"^\W*(which|what|list|show me|any)( \w+){0,2} (bundles|codebundles|runbooks|tools|skill templates|templates|checks|ones|automations)\b|^\W*(read[- ]?only|read[- ]write|safe|non[- ]mutating|mutating|write) (stuff|things|bundles|tools|runbooks|templates|skill templates|ones|checks)\b",
     )
 });
 
@@ -624,6 +654,14 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
     }
     if CATALOG_COUNT.is_match(text) {
         return Some("counts bundles");
+    }
+    if (CATALOG_SLICE.is_match(text) || (CATALOG_ALL.is_match(text) && !OWN.is_match(text)))
+        && !SYMPTOM.is_match(text)
+        && !TROUBLE.is_match(text)
+        && !MISBEHAVES.is_match(text)
+        && q.actions.is_empty()
+    {
+        return Some("asks for a slice of the catalog");
     }
     if asks_coverage(text) {
         return Some("asks how much the registry covers");
@@ -936,6 +974,9 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     }
     if CLOSING.is_match(&q) {
         return rule(Category::Meta, "ends the conversation");
+    }
+    if ACKNOWLEDGEMENT.is_match(&q) {
+        return rule(Category::Meta, "acknowledges");
     }
     let rest = GREETING_LEAD.replace(&q, "");
     // Only to open a conversation: after an answer, "how is it doing" is about it.
@@ -1293,6 +1334,7 @@ mod tests {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
         for q in [
+            "all our uptime checks stopped reporting",
             "our test coverage job times out",
             "is our eks version still supported?",
             "postgres, redis, mysql all down since the upgrade",
@@ -1310,6 +1352,13 @@ mod tests {
     fn asking_the_assistant_to_act_or_to_chat_is_about_the_assistant() {
         let none = SessionContext::default();
         for q in [
+            "ok",
+            "haha nice",
+            "what did i ask earlier?",
+            "how do i use this ai tool",
+            "could you execute the dns check against our cluster",
+            "run the disk check on staging right now",
+            "please trigger the backup task in our workspace",
             "can you just bounce the api deployment for us",
             "run the dns check on prod now and tell me what it finds",
             "page the on-call for billing",
@@ -1438,6 +1487,17 @@ mod tests {
         for q in [
             "i would like an overview of every collection",
             "which runbooks only read and never modify anything?",
+            // A slice of the catalog, asked many ways.
+            "all the queue related runbooks",
+            "are there more azure runbooks than aws ones",
+            "split the generic collection down by platform",
+            "storage checks across all the clouds",
+            "i want the full list for mongodb",
+            "where are the gaps in what you cover",
+            "how big is the public collection",
+            "how well is gcp covered by now",
+            "good starter picks for a gke team",
+            "read-only templates for aws",
             "what chat integrations are there",
             "how many codebundles are there for aws?",
             "which read-only skill templates exist for azure",
