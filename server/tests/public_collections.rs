@@ -94,6 +94,8 @@ fn public_golden_sets_on_the_public_collections() {
         // Routing probes: single turns, no follow-ups.
         ("public19", "tuning", "agent", 0.85, 0.0),
         ("public19", "heldout", "agent", 0.85, 0.0),
+        ("public20", "tuning", "agent", 0.85, 0.0),
+        ("public20", "heldout", "agent", 0.85, 0.0),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",
