@@ -77,6 +77,24 @@ static CLOSING: LazyLock<Regex> = LazyLock::new(|| {
         r"^\W*((ok(ay)?|great|cool|perfect|awesome|nice|got it|alright|all right)[,!. ]+)?((thanks|thank you|thx|ty|cheers)( (a lot|so much|again))?[,!. ]*)?((that'?s|that is|that'?ll be|that will be) (all|it|everything)( (i|we) (needed|wanted|need|want|was after|were after))?( for (now|today|me))?|(i'?m|we'?re|i am|we are) (done|good|all set)( (here|for (now|today)))?|nothing else|(bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))([,!. ]+(thanks|thank you|thx|ty|cheers|bye|goodbye|bye bye|see (you|ya)( later)?|later|cya))*[\s!.]*$",
     )
 });
+/// Whether a message only acknowledges (the meta answer asks what is next).
+pub fn is_acknowledgement(text: &str) -> bool {
+    ACKNOWLEDGEMENT.is_match(&normalized(text))
+}
+
+/// Whether a message asks what the user asked before (the meta answer points at
+/// the conversation, which keeps it).
+pub fn asks_what_was_asked(text: &str) -> bool {
+    let q = normalized(text);
+    WHAT_WAS_ASKED.is_match(&GREETING_LEAD.replace(&q, ""))
+}
+
+static WHAT_WAS_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\W*what (did|was it) (i|we) (just |last |first |earlier )?(ask|asked|say|said|type|typed|write|wrote)( (you|u))?( (about|earlier|before|first))?\s*[?.!]*$",
+    )
+});
+
 /// Whether a message only ends the conversation (the meta answer says goodbye).
 pub fn is_closing(lowercase: &str) -> bool {
     CLOSING.is_match(lowercase)
@@ -150,7 +168,7 @@ static ACT_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
     let lead = r"(please |pls |just |quickly |go ahead and )?";
     // Aimed at the user's own systems ("against our cluster", "in our
     // workspace", "on prod"), or to be done now: addressed to the assistant.
-    let target = r"((against|on|in|inside) (our|my|the) (cluster|clusters|workspace|account|accounts|subscription|project|namespace|env|environment|prod|production|staging)|on (prod|production|staging))\b";
+    let target = r"(against|on|in|inside) (our|my) (cluster|clusters|workspace|account|accounts|subscription|project|namespace|env|environment|prod|production|staging)\b";
     let now = r"(now|right now|immediately|asap)( please| pls)?\W*$";
     // The act is asked of "you", or its verb takes an object ("restart the …"):
     // "deploy keeps failing for us" reports trouble with a deploy.
@@ -187,7 +205,7 @@ pub enum Request {
 /// is a search.
 static ACCESS_ASKED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(can|could|do|does|will|would) (you|u)( \w+)? (see|access|reach|read|query|connect to|log ?in ?to|look at|have access to|get into) (my|our|the|their) ([\w-]+ ){0,2}(clusters?|accounts?|clouds?|systems?|infra\w*|environments?|envs?|prod\w*|servers?|logs|subscriptions?|projects?|tenants?|namespaces?|databases?|machines?|nodes?|metrics|dashboards?)\b",
+        r"^\W*(can|could|do|does|will|would) (you|u)( \w+)? (see|access|reach|read|query|connect to|log ?in ?to|look at|have access to|get into) (my|our|the|their) ([\w-]+ ){0,2}(clusters?|accounts?|clouds?|systems?|infra\w*|environments?|envs?|prod\w*|servers?|logs|subscriptions?|projects?|tenants?|namespaces?|databases?|machines?|nodes?|metrics|dashboards?)\b",
     )
 });
 
@@ -209,11 +227,15 @@ pub fn request_of(text: &str) -> Option<Request> {
 fn request_in(rest: &str) -> Option<Request> {
     if RUN_FOR_ME.is_match(rest) {
         Some(Request::Act)
-    } else if OFF_TOPIC.is_match(rest) {
+    } else if OFF_TOPIC.is_match(rest) && !SYMPTOM.is_match(rest) && !TROUBLE.is_match(rest) {
         Some(Request::OffTopic)
     } else if acts_for_me(rest) {
         Some(Request::Act)
-    } else if ACCESS_ASKED.is_match(rest) && !SYMPTOM.is_match(rest) && !TROUBLE.is_match(rest) {
+    } else if ACCESS_ASKED.is_match(rest)
+        && !SYMPTOM.is_match(rest)
+        && !TROUBLE.is_match(rest)
+        && !MISBEHAVES.is_match(rest)
+    {
         Some(Request::Access)
     } else {
         None
@@ -225,7 +247,7 @@ fn request_in(rest: &str) -> Option<Request> {
 /// ("do you recall…", "how fresh is your index", "can you also read other repos").
 static MEMORY_AND_DATA: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\W*what (did|was it) (i|we) (just |last |first |earlier )?(ask|asked|say|said|type|typed|write|wrote)( (you|u))?( (about|earlier|before|first))?\s*[?.!]*$|\b(do|can|will|would|did) (you|u)( \w+)? (remember|recall|forget) (what (i|we)|anything|our (conversation|chat)s?|this (conversation|chat)|(my|our) (earlier |previous |past |last )?questions|me)\b|\byour (knowledge|data|information|info|index|answers|sources|training data)( \w+){0,3} (come from|comes from|built from|based on|updated|refreshed|synced|rebuilt|up to date)\b|\b(how|where|when)( \w+){0,3} (is|are|was|were|does|do) your (knowledge|data|information|info|index|answers|sources)\b|\bhow (up[- ]to[- ]date|current|fresh|recent|old|stale|complete|accurate) (is|are) (what (you|u) know|everything (you|u) know|your (knowledge|data|information|info|index|catalog|answers|sources))\b|\b(can|could|will|would) (you|u)( also| even| ever)? (index|crawl|search|read|include|add|cover) (our|my|other|random|any|private|internal|additional|third[- ]party)( \w+){0,2} (repos|repositories|registries|github)(\s*[?.!]*$|,? (too|as well|also|besides|than|or (only|just)|other than|beyond)\b)",
+        r"\b(do|can|will|would|did) (you|u)( \w+)? (remember|recall|forget) (what (i|we)|anything|our (conversation|chat)s?|this (conversation|chat)|(my|our) (earlier |previous |past |last )?questions|me)\b|\byour (knowledge|data|information|info|index|answers|sources|training data)( \w+){0,3} (come from|comes from|built from|based on|updated|refreshed|synced|rebuilt|up to date)\b|\b(how|where|when)( \w+){0,3} (is|are|was|were|does|do) your (knowledge|data|information|info|index|answers|sources)\b|\bhow (up[- ]to[- ]date|current|fresh|recent|old|stale|complete|accurate) (is|are) (what (you|u) know|everything (you|u) know|your (knowledge|data|information|info|index|catalog|answers|sources))\b|\b(can|could|will|would) (you|u)( also| even| ever)? (index|crawl|search|read|include|add|cover) (our|my|other|random|any|private|internal|additional|third[- ]party)( \w+){0,2} (repos|repositories|registries|github)(\s*[?.!]*$|,? (too|as well|also|besides|than|or (only|just)|other than|beyond)\b)",
     )
 });
 
@@ -406,7 +428,7 @@ static CATALOG_COVERAGE: LazyLock<Regex> = LazyLock::new(|| {
 static CATALOG_SLICE: LazyLock<Regex> = LazyLock::new(|| {
     let parts = r"(bundles?|codebundles?|templates?|skill templates?|tools|runbooks|monitors|checks|integrations)";
     re(&format!(
-        r"\b(more|fewer|less) ([\w-]+ ){{0,2}}{parts}\b.*\b(or|than|vs|versus)\b|\bacross (all |every |each )?(the )?(clouds?|collections?|codecollections?|platforms?|providers?|vendors?)\b|\b(the )?(full|complete|whole|entire) (set|list|inventory)\b|\b(where|what) are the gaps\b|\bareas? of the (catalog|registry|collections?) (are|is) (thin|weak|sparse|missing)\b|\bhow (big|large) is (the |this )?[\w-]+ (collection|codecollection|catalog|registry)\b|\bhow (well|much|thoroughly|good) (is|are) ([\w-]+ ){{1,3}}covered\b|\b(good|best|sensible|recommended) (first|starter|starting) (picks?|choices?|{parts})\b|\beverything (we|you|u) (have|'ve got|got)\b|\bwhat('?s| is) out there\b|\b(rundown|overview|summary|tour) (on|of) (each|every|all the) (collection|codecollection)s?\b|\bwhat (sorts?|kinds?|types?) of (things|stuff|bundles|tools|templates|skill templates) (are|is|live) (in|inside)\b|\b(any|anything) (changed|new|added) in (the |this |your )?(catalog|registry|collections?)\b"
+        r"\b(more|fewer|less) ([\w-]+ ){{0,2}}{parts}\b.*\b(or|than|vs|versus)\b|\bacross (all |every |each )?(the )?(clouds?|collections?|codecollections?|platforms?|providers?|vendors?)\b|\b(the )?(full|complete|whole|entire) (set|list|inventory)\b|\b(where|what) are the gaps\b|\bareas? of the (catalog|registry|collections?) (are|is) (thin|weak|sparse|missing)\b|\bhow (big|large) is (the |this )?[\w-]+ (collection|codecollection)\b|\bhow (well|much|thoroughly|good) (is|are) ([\w-]+ ){{1,3}}covered\b|\b(good|best|sensible|recommended) (first|starter|starting) (picks?|choices?|{parts})\b|\beverything (we|you|u) (have|'ve got|got)\b|\bwhat('?s| is) out there\b|\b(rundown|overview|summary|tour) (on|of) (each|every|all the) (collection|codecollection)s?\b|\bwhat (sorts?|kinds?|types?) of (things|stuff|bundles|tools|templates|skill templates) (are|is|live) (in|inside)\b|\b(any|anything) (changed|new|added) in (the |this |your )?(catalog|registry|collections?)\b"
     ))
 });
 
@@ -476,7 +498,7 @@ static TROUBLE: LazyLock<Regex> = LazyLock::new(|| {
 /// need …" asks about the bundle.)
 static MISBEHAVES: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(slow|slowness|sluggish|hangs?|hanging|hung|times? out|timing out|timed out|throttl\w*|flapping|flaky|crash\w*|refused|refusing|unreachable|unable to)\b|\b(can'?t|cannot|won'?t) (connect|reach|resolve|start|pull|mount|write|read|log ?in|authenticate|talk)\b",
+        r"\b(slow|slowness|sluggish|hangs?|hanging|hung|times? out|timing out|timed out|throttl\w*|flapping|flaky|crashed|crashes|crashing|crashlooping|refused|refusing|unreachable|unable to)\b|\b(can'?t|cannot|won'?t) (connect|reach|resolve|start|pull|mount|write|read|log ?in|authenticate|talk)\b",
     )
 });
 /// Where the user's own systems are the scope ("in prod", "to the cluster",
@@ -655,7 +677,8 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
     if CATALOG_COUNT.is_match(text) {
         return Some("counts bundles");
     }
-    if (CATALOG_SLICE.is_match(text) || (CATALOG_ALL.is_match(text) && !OWN.is_match(text)))
+    if (CATALOG_SLICE.is_match(text) || CATALOG_ALL.is_match(text))
+        && !OWN.is_match(text)
         && !SYMPTOM.is_match(text)
         && !TROUBLE.is_match(text)
         && !MISBEHAVES.is_match(text)
@@ -991,6 +1014,7 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
     if ABOUT_ME.is_match(&q)
         || ABOUT_ME.is_match(&rest)
         || MEMORY_AND_DATA.is_match(&q)
+        || WHAT_WAS_ASKED.is_match(&rest)
         || (ctx.turns.is_empty() && HOW_TO_USE_ME.is_match(&rest))
     {
         return rule(Category::Meta, "question about the assistant");
@@ -1380,6 +1404,10 @@ mod tests {
             "weather forecast api returns 500",
             "what's the weather service p99 latency",
             "write story points back to jira",
+            "how do you access the kubernetes dashboard?",
+            "how would you query prometheus for pod restarts",
+            "weather today is returning 503s",
+            "could you run a dns check on prod",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Meta), "{q}");
             assert_eq!(request_of(q), None, "{q}");

@@ -43,6 +43,15 @@ const ROLE_AFTER: &[&str] = &[
     "monitor",
 ];
 
+/// Words after a bundle's loose name (`loose_names`) that say it is the bundle.
+const LOOSE_ROLE_AFTER: &[&str] = &[
+    "bundle",
+    "codebundle",
+    "runbook",
+    "taskset",
+    "skill template",
+];
+
 /// The slug of the bundle the question names strongly, if any.
 pub fn strongly_named(query: &Query, lowercase: &str) -> Option<String> {
     query
@@ -53,9 +62,15 @@ pub fn strongly_named(query: &Query, lowercase: &str) -> Option<String> {
             if lowercase.contains(n.id.as_str()) {
                 return true;
             }
-            let mut forms = crate::query::loose_names(&n.id);
-            forms.push(n.id.replace('-', " "));
-            forms.iter().any(|form| {
+            // A loose name only before a word for a bundle: "vm health check"
+            // or "postgres query tool" are ordinary phrases.
+            let loose = crate::query::loose_names(&n.id)
+                .into_iter()
+                .map(|f| (f, LOOSE_ROLE_AFTER));
+            let forms: Vec<(String, &[&str])> = loose
+                .chain(std::iter::once((n.id.replace('-', " "), ROLE_AFTER)))
+                .collect();
+            forms.iter().any(|(form, roles)| {
                 lowercase.match_indices(form.as_str()).any(|(at, _)| {
                     let starts_word = lowercase[..at]
                         .chars()
@@ -63,7 +78,7 @@ pub fn strongly_named(query: &Query, lowercase: &str) -> Option<String> {
                         .is_none_or(|c| !c.is_alphanumeric());
                     let rest = lowercase[at + form.len()..].trim_start();
                     starts_word
-                        && ROLE_AFTER.iter().any(|r| {
+                        && roles.iter().any(|r| {
                             rest.strip_prefix(r).is_some_and(|after| {
                                 after.chars().next().is_none_or(|c| !c.is_alphanumeric())
                             })

@@ -34,6 +34,12 @@ pub(super) fn meta(g: &Grounding) -> String {
     if crate::agent::classify::is_closing(&q) {
         return "Glad to help. This conversation stays saved: come back to it, or export it as a report, whenever you need it.".into();
     }
+    if crate::agent::classify::is_acknowledgement(&q) {
+        return "Anything else? Tell me what you see, or ask what the registry has for a platform or a product.".into();
+    }
+    if crate::agent::classify::asks_what_was_asked(&q) {
+        return "Your earlier questions are in this conversation above, and I keep them in mind: a follow-up such as *\"and on staging?\"* keeps the subject of the last one. Export the conversation as a report to keep a copy.".into();
+    }
     if THANKS.is_match(&q) {
         return "Glad it helped. Ask whenever something else acts up.".into();
     }
