@@ -96,6 +96,8 @@ fn public_golden_sets_on_the_public_collections() {
         ("public19", "heldout", "agent", 0.85, 0.0),
         ("public20", "tuning", "agent", 0.85, 0.0),
         ("public20", "heldout", "agent", 0.85, 0.0),
+        ("public21", "tuning", "agent", 0.85, 0.0),
+        ("public21", "heldout", "agent", 0.85, 0.0),
     ] {
         let golden = format!(
             "{}/../samples/golden/{set}-{half}.jsonl",

@@ -26,6 +26,9 @@ pub struct Grounding {
     /// The indexed collections (catalog answers).
     pub collections: Vec<app::api::catalog::CollectionStatus>,
     pub category: Category,
+    /// The category came from the nearest-example vote, not a rule: a likelier
+    /// guess, so a documentation answer also shows the bundle that fits.
+    pub category_guessed: bool,
     pub route: Route,
     pub rewrite: Rewrite,
     pub retrieval: Retrieval,

@@ -169,6 +169,8 @@ impl Agent {
             words: crate::query::Words::new(self.config.vocabulary),
             collections,
             category: st.classification.category,
+            category_guessed: st.classification.method
+                == crate::agent::classify::ClassifyMethod::Examples,
             route: st.plan.route,
             rewrite: st.rewrite.clone(),
             retrieval: st.retrieval.clone(),

@@ -95,7 +95,12 @@ pub(super) fn documentation(g: &Grounding) -> String {
             .iter()
             .any(|n| n.kind == crate::query::NameKind::Bundle && n.id == b.slug)
     });
-    let to_run = (ASKS_WHAT_TO_RUN.is_match(&g.question.to_lowercase()) && !g.retrieval.no_match)
+    // So does a question only the example vote called documentation: a problem
+    // worded like a question about the docs ("where can i read why the nightly
+    // backup job fails") then still shows what to run (tuning halves: one general question's bundle back
+    // at rank 1; held-out: four).
+    let to_run = ((ASKS_WHAT_TO_RUN.is_match(&g.question.to_lowercase()) || g.category_guessed)
+        && !g.retrieval.no_match)
         .then(|| {
             g.retrieval.bundles.first().filter(|b| {
                 b.score >= crate::search::carried(&g.snapshot.embedder_id, RUN_BUNDLE_MIN)
