@@ -26,8 +26,9 @@ pub struct Grounding {
     /// The indexed collections (catalog answers).
     pub collections: Vec<app::api::catalog::CollectionStatus>,
     pub category: Category,
-    /// The category came from the nearest-example vote, not a rule: a likelier
-    /// guess, so a documentation answer also shows the bundle that fits.
+    /// The category came from the nearest-example vote, not a rule: a less
+    /// certain call, so a documentation answer also shows the bundle that fits
+    /// (an LLM's classification leaves it false).
     pub category_guessed: bool,
     pub route: Route,
     pub rewrite: Rewrite,

@@ -1198,6 +1198,34 @@ static RUN_A_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A catalog vote is refused only for what no listing asks: a problem, the
+/// user's own systems or a change to make ("which bundle restarts a
+/// deployment", "anything for mongodb replication that keeps failing?"), as
+/// `asks_for_parts` refuses them. (Only one part asked for, not any named in the
+/// singular: "a breakdown of bundle counts", "bundles that ship an sli" are
+/// listings.) An older guard also wanted the parts named and
+/// at most one content word; it refused most catalog questions no rule knew
+/// ("anything for mongodb?", "what covers load balancers across the clouds":
+/// set 21 tuning half, catalog routing 0.594 -> 0.938 without it; general
+/// routing on the tuning halves unchanged, held out 0.980 -> 0.969).
+fn refuses_a_catalog_vote(q: &Query) -> bool {
+    let text = normalized(&q.text);
+    SYMPTOM.is_match(&text)
+        || TROUBLE.is_match(&text)
+        || MISBEHAVES.is_match(&text)
+        || OWN.is_match(&text)
+        || ONE_PART_ASKED.is_match(&text)
+        || !q.actions.is_empty()
+}
+
+/// Asked for one part ("which bundle …", "is there a runbook that …"): the
+/// best fit, a search.
+static ONE_PART_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(which|what|is there an?|any) (bundle|codebundle|tool|skill template|runbook|monitor|task)\b",
+    )
+});
+
 /// The question names the registry's parts: bundles, tasks, task sets, SLIs or
 /// collections, in either vocabulary.
 fn about_parts(q: &Query) -> bool {
@@ -1249,14 +1277,8 @@ pub async fn offline(
     if let Some(ex) = examples.filter(|e| e.embedder_id() == embedder.id())
         && let Ok(v) = embed_for_turn(query, embedder).await
         && let Some(vote) = ex.vote(&v)
+        && (vote.category != Category::Catalog || !refuses_a_catalog_vote(query))
     {
-        // A catalog vote is trusted as it stands. A guard asking that the
-        // question also name the parts and carry at most one content word
-        // refused most catalog questions no rule knew ("anything for
-        // mongodb?", "what covers load balancers across the clouds"); with the
-        // general examples beside them, searches worded like listings find
-        // their own kind nearest instead (set 21 tuning half, catalog routing
-        // 0.594 -> 0.938, general routing unchanged across all tuning halves).
         return Classification {
             category: vote.category,
             method: ClassifyMethod::Examples,
@@ -1479,6 +1501,29 @@ mod tests {
             "secrets in our vault are expiring which check catches that",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Documentation), "{q}");
+        }
+    }
+
+    #[test]
+    fn a_catalog_vote_is_refused_for_problems_own_systems_and_changes() {
+        let refused = |q: &str| refuses_a_catalog_vote(&Query::parse(q, &vocab()));
+        for q in [
+            "which bundle restarts a deployment?",
+            "anything for mongodb replication that keeps failing?",
+            "do you have anything for our kafka consumer lag?",
+            "tools for key vault secrets that expired",
+            "gke bundles for pods stuck pending?",
+        ] {
+            assert!(refused(q), "{q}");
+        }
+        for q in [
+            "anything for mongodb?",
+            "what covers load balancers across the clouds",
+            "gke bundles?",
+            "which codecollections are indexed",
+            "a breakdown of bundle counts by platform",
+        ] {
+            assert!(!refused(q), "{q}");
         }
     }
 

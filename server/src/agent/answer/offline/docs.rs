@@ -97,8 +97,9 @@ pub(super) fn documentation(g: &Grounding) -> String {
     });
     // So does a question only the example vote called documentation: a problem
     // worded like a question about the docs ("where can i read why the nightly
-    // backup job fails") then still shows what to run (tuning halves: one general question's bundle back
-    // at rank 1; held-out: four).
+    // backup job fails") then still shows what to run; a real documentation question routed so gets
+    // the bundle beside its sections (tuning halves: one general question's
+    // bundle back at rank 1; held out, run after the decision: four).
     let to_run = ((ASKS_WHAT_TO_RUN.is_match(&g.question.to_lowercase()) || g.category_guessed)
         && !g.retrieval.no_match)
         .then(|| {
