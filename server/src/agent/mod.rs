@@ -80,7 +80,8 @@ impl Agent {
     }
 
     /// Embeds the classifier's examples before the first question needs them
-    /// (a few hundred milliseconds with MiniLM).
+    /// (about a second with MiniLM for ~670 examples, in small batches so that
+    /// the first turns do not queue behind it).
     pub async fn warm_up(&self) {
         self.examples().await;
     }

@@ -15,6 +15,9 @@ use std::collections::BTreeMap;
 
 pub const INTENTS_TOML: &str = include_str!("../../../lexicon/intents.toml");
 
+/// Examples embedded per pass while warming up.
+const WARM_UP_BATCH: usize = 32;
+
 /// Neighbours that vote.
 const K: usize = 5;
 /// Below this cosine the nearest example of the winning category is not trusted:
@@ -55,10 +58,18 @@ impl ExampleIndex {
     pub async fn build(embedder: &dyn Embedder) -> Result<ExampleIndex, String> {
         let examples = labelled()?;
         let texts: Vec<String> = examples.iter().map(|(_, t)| t.clone()).collect();
-        let vecs = embedder
-            .embed(&texts, Purpose::Query)
-            .await
-            .map_err(|e| format!("embedding the classifier's examples: {e}"))?;
+        // In small batches: the warm-up runs beside the first turns, and a
+        // question's own embedding queues behind whatever batch is in flight
+        // (all ~670 examples at once held a first turn for seconds).
+        let mut vecs = Vec::with_capacity(texts.len());
+        for chunk in texts.chunks(WARM_UP_BATCH) {
+            vecs.extend(
+                embedder
+                    .embed(chunk, Purpose::Query)
+                    .await
+                    .map_err(|e| format!("embedding the classifier's examples: {e}"))?,
+            );
+        }
         Ok(ExampleIndex {
             embedder_id: embedder.id().to_string(),
             vectors: examples.into_iter().map(|(c, _)| c).zip(vecs).collect(),
