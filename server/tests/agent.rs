@@ -651,6 +651,30 @@ async fn catalog_meta_and_vocabulary() {
         .unwrap();
     assert!(t.starts_with(&format!("**{n_aws}**")), "{t}");
 
+    // A collection named by its one distinctive word and "collection": all of its
+    // bundles, not those whose text happens to hold the word.
+    let kube = ask(
+        &server.url,
+        json!({"question": "how many bundles does the kube collection have"}),
+    )
+    .await;
+    let t = answer_text(&kube);
+    let n_kube = server
+        .state
+        .db
+        .read(|c| {
+            Ok(c.query_row(
+                "SELECT count(*) FROM bundles b JOIN collections c ON c.id = b.collection_id
+                 WHERE c.name = 'kube-ops'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )?)
+        })
+        .await
+        .unwrap();
+    assert!(t.starts_with(&format!("**{n_kube}** codebundles")), "{t}");
+    assert!(t.contains("in kube-ops)"), "{t}");
+
     let ro = ask(
         &server.url,
         json!({"question": "which read-only skill templates are there for azure?"}),

@@ -690,9 +690,23 @@ fn collections_are_named_without_their_shared_words() {
     assert_eq!(named("what's in workspace utils?"), ["rw-workspace-utils"]);
     assert_eq!(named("the aws c7n bundles"), ["aws-c7n-codecollection"]);
     assert_eq!(named("rw-cli-codecollection"), ["rw-cli-codecollection"]);
-    // One word left is an everyday word first.
+    // One word left is an everyday word first, unless a word for a collection
+    // follows it; one two collections share names neither.
     assert!(named("is there a cli for it").is_empty());
     assert!(named("public endpoints").is_empty());
+    assert_eq!(
+        named("count the bundles of the cli collection?"),
+        ["rw-cli-codecollection"]
+    );
+    assert_eq!(
+        named("the public repo's readme"),
+        ["rw-public-codecollection"]
+    );
+    assert!(named("how does the c7n collection render policies").is_empty());
+    assert_eq!(
+        named("what the aws-c7n collection checks"),
+        ["aws-c7n-codecollection"]
+    );
     // Short forms of one word ("kube" of kube-ops) are not names.
     let v = CorpusVocab::build(&[], &[], &["kube-ops", "cloud-ops"], HashSet::new(), None);
     assert_eq!(Query::parse("kube ops", &v).names.len(), 1);

@@ -389,11 +389,18 @@ impl CorpusVocab {
     }
 }
 
+/// Words that, after a collection's distinctive word, say the word names it:
+/// "the cli collection", "the generic repo".
+const COLLECTION_WORDS: &[&str] = &["collection", "codecollection", "repo", "repository"];
+
 /// Collections as people say them: without the words most of the registry's
 /// collection names share (`rw-…-codecollection` on the public collections), so
 /// "workspace utils" names rw-workspace-utils and "aws c7n" aws-c7n-codecollection.
-/// Only forms of two words or more: "cli", "public" or "kube" alone are everyday
-/// words long before they are names.
+/// Alone, only forms of two words or more: "cli", "public" or "kube" are everyday
+/// words long before they are names. One distinctive word names a collection when
+/// a word for a collection follows it ("the cli collection"): without this the
+/// catalog answered "count the bundles of the cli collection" with the 19 bundles
+/// about a CLI.
 fn collection_short_names<'a>(collections: &[&'a str]) -> Vec<(&'a str, String)> {
     let named: Vec<Vec<String>> = collections.iter().map(|c| words(c)).collect();
     let mut uses: HashMap<&str, usize> = HashMap::new();
@@ -412,7 +419,25 @@ fn collection_short_names<'a>(collections: &[&'a str]) -> Vec<(&'a str, String)>
                 .map(String::as_str)
                 .filter(|w| !shared(w))
                 .collect();
-            (short.len() >= 2 && short.len() < ws.len()).then(|| (*c, short.join(" ")))
+            if short.len() >= ws.len() {
+                return None;
+            }
+            // A word two collections share ("c7n") names neither: "the aws-c7n
+            // collection" must not bring in the azure one.
+            let mut forms: Vec<(&str, String)> = short
+                .iter()
+                .filter(|w| uses[**w] == 1)
+                .flat_map(|w| {
+                    COLLECTION_WORDS
+                        .iter()
+                        .map(move |k| (*c, format!("{w} {k}")))
+                })
+                .collect();
+            if short.len() >= 2 {
+                forms.push((*c, short.join(" ")));
+            }
+            Some(forms)
         })
+        .flatten()
         .collect()
 }

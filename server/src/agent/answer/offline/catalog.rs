@@ -114,6 +114,10 @@ fn filtered<'a>(g: &Grounding, all: &[&'a BundleMeta]) -> (Vec<&'a BundleMeta>, 
                 | "start"
                 | "useful"
                 | "changed"
+                | "added"
+                | "updated"
+                | "latest"
+                | "newest"
                 | "lately"
         )
     });
