@@ -431,6 +431,28 @@ async fn a_question_about_how_a_bundle_works_quotes_its_readme() {
         citations(&ev)
     );
     assert!(!cards(&ev).is_empty());
+
+    // A setting only one bundle takes, written as configured: the section of
+    // that bundle's README about it (a search alone answered with the bundle).
+    let ev = ask(
+        &server.url,
+        json!({"question": "can TAG_FILTER be left empty?"}),
+    )
+    .await;
+    let cited = citations(&ev);
+    assert!(
+        cited
+            .iter()
+            .any(|c| c
+                == "doc:cloud-ops:codebundles/aws-ec2-instance-health/README.md#configuration"),
+        "{cited:?}"
+    );
+    assert!(
+        cited
+            .iter()
+            .any(|c| c == "bundle:cloud-ops/aws-ec2-instance-health"),
+        "{cited:?}"
+    );
 }
 
 /// A question about what to run that also asks what a section of the bundle's

@@ -15,8 +15,8 @@ pub use lookups::{
 };
 pub use rows::{
     ChunkRow, DocMeta, KeywordMeta, KeywordUseRow, ReadmeSectionRow, TaskRow, chunk_rows, doc_rows,
-    keyword_rows, keyword_use_rows, readme_chunk_rows, readme_section_rows, summary_vectors,
-    task_rows,
+    keyword_rows, keyword_use_rows, readme_chunk_rows, readme_section_rows, setting_rows,
+    summary_vectors, task_rows,
 };
 
 use crate::ingest::BundleRecord;

@@ -185,6 +185,17 @@ pub fn keyword_rows(c: &Connection) -> Result<Vec<KeywordMeta>, StoreError> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// Every bundle's settings (user variables and secrets) as (name, bundle key).
+pub fn setting_rows(c: &Connection) -> Result<Vec<(String, String)>, StoreError> {
+    let mut st = c.prepare(
+        "SELECT DISTINCT v.name, co.name || '/' || b.slug FROM variables v
+         JOIN bundles b ON b.id = v.bundle_id JOIN collections co ON co.id = b.collection_id
+         WHERE v.kind IN ('user', 'secret')",
+    )?;
+    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// A task or SLI with its bundle.
 pub struct TaskRow {
     pub bundle_id: i64,

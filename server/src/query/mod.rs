@@ -48,11 +48,19 @@ pub struct Query {
     pub unknown: Vec<String>,
     pub resource_kinds: Vec<String>,
     pub names: Vec<NameRef>,
+    /// A bundle's own settings the question writes ("SQS_QUEUE_URLS"), upper-case:
+    /// see `CorpusVocab::settings`.
+    pub settings: Vec<String>,
     pub access: Option<Access>,
     /// Changes the user asks to have done ("restore", "scale"), by action name.
     pub actions: Vec<String>,
     pub roles: Vec<Role>,
 }
+
+/// How settings are written: words joined by underscores ("VERCEL_PROJECT_ID").
+static SETTING_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b").expect("valid pattern")
+});
 
 /// Words that put a verb in request position: "how do i restore", "please scale".
 static REQUEST_LEADS: LazyLock<Vec<Phrase>> = LazyLock::new(|| {
@@ -353,6 +361,12 @@ impl Query {
         for (p, name) in &vocab.names {
             if p.matches(&q.stems) && !q.names.contains(name) && !collection_short_name(&q, name) {
                 q.names.push(name.clone());
+            }
+        }
+        for m in SETTING_NAME.find_iter(&q.text) {
+            let name = m.as_str().to_uppercase();
+            if vocab.settings.contains_key(&name) && !q.settings.contains(&name) {
+                q.settings.push(name);
             }
         }
         // "the K8sLog library", "the CLI lib's …": a library by its last part.

@@ -76,7 +76,16 @@ pub struct CorpusVocab {
     pub bundle_label_stems: Vec<HashSet<String>>,
     /// Common English words (the embedder's whole-word vocabulary), when known.
     pub common: Option<HashSet<String>>,
+    /// Settings (user variables and secrets) written with underscores that at
+    /// most `SETTING_MAX_BUNDLES` bundles take, upper-case → those bundles' keys.
+    /// A question that writes one asks about that bundle's configuration; a
+    /// setting many bundles share (`RW_LOOKBACK_WINDOW`) is a convention instead.
+    pub settings: HashMap<String, Vec<String>>,
 }
+
+/// A setting more bundles take than this is a shared convention, not one
+/// bundle's configuration.
+const SETTING_MAX_BUNDLES: usize = 3;
 
 /// The words of a resource type identifier that name the kind of resource. A
 /// provider-service-kind identifier names it last ("gcp_run_services" is about
@@ -122,6 +131,21 @@ pub fn loose_names(slug: &str) -> Vec<String> {
 }
 
 impl CorpusVocab {
+    /// Adds the catalog's settings, as (setting name, bundle key) pairs.
+    pub fn add_settings<'a>(&mut self, rows: impl IntoIterator<Item = (&'a str, String)>) {
+        for (name, key) in rows {
+            if !name.contains('_') {
+                continue;
+            }
+            let keys = self.settings.entry(name.to_uppercase()).or_default();
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+        self.settings
+            .retain(|_, keys| keys.len() <= SETTING_MAX_BUNDLES);
+    }
+
     pub fn build(
         bundles: &[BundleFacts],
         keywords: &[(&str, &str)],

@@ -151,11 +151,22 @@ pub fn search(
         .zip(&vector.wide)
         .map(|(&(ci, a), &(_, b))| (ci, a.max(b)))
         .collect();
-    let subject = out
-        .bundles
-        .first()
-        .filter(|b| b.score >= README_SUBJECT_MIN)
-        .and_then(|b| s.bundle_by_key.get(&b.key).copied());
+    // A setting only one bundle takes makes that bundle the subject ("what does
+    // MAX_JOB_DURATION_MINUTES default to?"), however its other words rank.
+    let owner =
+        query
+            .settings
+            .iter()
+            .find_map(|n| match s.vocab.settings.get(n).map(Vec::as_slice) {
+                Some([key]) => s.bundle_by_key.get(key).copied(),
+                _ => None,
+            });
+    let subject = owner.or_else(|| {
+        out.bundles
+            .first()
+            .filter(|b| b.score >= README_SUBJECT_MIN)
+            .and_then(|b| s.bundle_by_key.get(&b.key).copied())
+    });
     out.docs = rank_docs(s, query, &best_cos, &keyword.chunk, subject);
     out.keywords = rank_keywords(s, query, &best_cos, &keyword.chunk);
     out.correlations = correlations(s, &out.bundles);

@@ -206,7 +206,9 @@ impl Snapshot {
                 tasks,
             );
         }
-        let vocab = corpus_vocab(&bundles, tasks, &keywords, words, common);
+        let mut vocab = corpus_vocab(&bundles, tasks, &keywords, words, common);
+        let settings = crate::catalog::setting_rows(c)?;
+        vocab.add_settings(settings.iter().map(|(n, k)| (n.as_str(), k.clone())));
         let graph = Graph::load(c)?;
         let generation = crate::store::catalog_generation(c)?;
         let fingerprint = format!("{generation}:{embedder_id}:{}", vectors.len());

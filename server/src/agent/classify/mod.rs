@@ -1092,6 +1092,15 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
             "asks about keywords or a keyword library",
         );
     }
+    // "what's the default for SQS_QUEUE_URLS": a setting only a bundle or two
+    // take is asked about in their READMEs (tuning halves: all seven questions
+    // writing one were documentation questions).
+    if !query.settings.is_empty() {
+        return rule(
+            Category::Documentation,
+            "asks about a setting a bundle takes",
+        );
+    }
     if named_bundle::asks_about_named_bundle(
         query,
         &q,
@@ -1326,13 +1335,39 @@ mod tests {
             resource_types: &kinds,
             tasks: vec!["Check Pods"],
         }];
-        crate::query::CorpusVocab::build(
+        let mut v = crate::query::CorpusVocab::build(
             &bundles,
             &[("RW.CLI", "Run Bash File")],
             &["kube-ops"],
             Default::default(),
             None,
-        )
+        );
+        let shared = ["kube-ops/a", "kube-ops/b", "kube-ops/c", "kube-ops/d"];
+        v.add_settings(
+            std::iter::once(("POD_RESTART_LIMIT", "kube-ops/k8s-pod-health".to_string()))
+                .chain(shared.iter().map(|k| ("RW_LOOKBACK_WINDOW", k.to_string()))),
+        );
+        v
+    }
+
+    #[test]
+    fn a_setting_one_bundle_takes_is_asked_about_in_its_docs() {
+        let none = SessionContext::default();
+        for q in [
+            "what is pod_restart_limit set to by default?",
+            "can I leave POD_RESTART_LIMIT empty, and what happens then",
+        ] {
+            assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
+        }
+        // A setting many bundles share is a convention; a state written with
+        // underscores is no setting of the catalog's.
+        for q in [
+            "how do slis read RW_LOOKBACK_WINDOW",
+            "my stack sits in UPDATE_ROLLBACK_FAILED",
+        ] {
+            let query = Query::parse(q, &vocab());
+            assert!(query.settings.is_empty(), "{q}");
+        }
     }
 
     fn cat(q: &str, ctx: &SessionContext) -> Option<Category> {

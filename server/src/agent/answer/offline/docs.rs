@@ -87,19 +87,25 @@ pub(super) fn documentation(g: &Grounding) -> String {
         quote(&mut out, &text, QUOTE_MAX);
     }
     // A question that also asks what to run gets the bundle to run; one about a
-    // bundle it names ("the contract tests of the tool builder bundle") gets that
-    // bundle, so its card and files are one click away.
+    // bundle it names ("the contract tests of the tool builder bundle") or about
+    // a setting of its gets that bundle, so its card and files are one click away.
+    let settings = &g.snapshot.vocab.settings;
     let named = g.retrieval.bundles.iter().find(|b| {
         g.query
             .names
             .iter()
             .any(|n| n.kind == crate::query::NameKind::Bundle && n.id == b.slug)
+            || g.query
+                .settings
+                .iter()
+                .any(|s| settings.get(s).is_some_and(|keys| keys.contains(&b.key)))
     });
     // So does a question only the example vote called documentation: a problem
     // worded like a question about the docs ("where can i read why the nightly
-    // backup job fails") then still shows what to run; a real documentation question routed so gets
-    // the bundle beside its sections (tuning halves: one general question's
-    // bundle back at rank 1; held out, run after the decision: four).
+    // backup job fails") then still shows what to run; a real documentation
+    // question routed so gets the bundle beside its sections (tuning halves: one
+    // general question's bundle back at rank 1; held out, run after the
+    // decision: four).
     let to_run = ((ASKS_WHAT_TO_RUN.is_match(&g.question.to_lowercase()) || g.category_guessed)
         && !g.retrieval.no_match)
         .then(|| {
