@@ -48,8 +48,9 @@ pub struct Query {
     pub unknown: Vec<String>,
     pub resource_kinds: Vec<String>,
     pub names: Vec<NameRef>,
-    /// A bundle's own settings the question writes ("SQS_QUEUE_URLS"), upper-case:
-    /// see `CorpusVocab::settings`.
+    /// A bundle's own settings the question writes as the catalog does
+    /// ("SQS_QUEUE_URLS", not "sqs_queue_urls" or "sqs queue urls"): see
+    /// `CorpusVocab::settings`.
     pub settings: Vec<String>,
     pub access: Option<Access>,
     /// Changes the user asks to have done ("restore", "scale"), by action name.
@@ -57,7 +58,9 @@ pub struct Query {
     pub roles: Vec<Role>,
 }
 
-/// How settings are written: words joined by underscores ("VERCEL_PROJECT_ID").
+/// How settings are written: words joined by underscores ("VERCEL_PROJECT_ID"),
+/// compared with the catalog's as typed: in lower case the same text is as often
+/// an identifier of some other code ("region_name").
 static SETTING_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b").expect("valid pattern")
 });
@@ -364,9 +367,9 @@ impl Query {
             }
         }
         for m in SETTING_NAME.find_iter(&q.text) {
-            let name = m.as_str().to_uppercase();
-            if vocab.settings.contains_key(&name) && !q.settings.contains(&name) {
-                q.settings.push(name);
+            let name = m.as_str();
+            if vocab.settings.contains_key(name) && !q.settings.iter().any(|s| s == name) {
+                q.settings.push(name.to_string());
             }
         }
         // "the K8sLog library", "the CLI lib's …": a library by its last part.

@@ -667,8 +667,9 @@ fn a_concept_is_named_by_its_mechanism_when_the_catalog_does_not_use_it() {
     );
 }
 
-/// A collection is also named without the words most collection names share
-/// ("workspace utils" for rw-workspace-utils), when two words or more are left.
+/// A collection is also named without the words most collection names share:
+/// "workspace utils" for rw-workspace-utils when two words or more are left,
+/// "the cli collection" when one is.
 #[test]
 fn collections_are_named_without_their_shared_words() {
     let names = [
@@ -691,7 +692,7 @@ fn collections_are_named_without_their_shared_words() {
     assert_eq!(named("the aws c7n bundles"), ["aws-c7n-codecollection"]);
     assert_eq!(named("rw-cli-codecollection"), ["rw-cli-codecollection"]);
     // One word left is an everyday word first, unless a word for a collection
-    // follows it; one two collections share names neither.
+    // follows it; a word two collections share, or a platform, names none.
     assert!(named("is there a cli for it").is_empty());
     assert!(named("public endpoints").is_empty());
     assert_eq!(
@@ -699,10 +700,12 @@ fn collections_are_named_without_their_shared_words() {
         ["rw-cli-codecollection"]
     );
     assert_eq!(
-        named("the public repo's readme"),
+        named("the public codecollection's readme"),
         ["rw-public-codecollection"]
     );
-    assert!(named("how does the c7n collection render policies").is_empty());
+    assert!(named("bundles of the c7n collection").is_empty());
+    assert!(named("the azure collection").is_empty());
+    assert!(named("our azure repos").is_empty());
     assert_eq!(
         named("what the aws-c7n collection checks"),
         ["aws-c7n-codecollection"]
@@ -711,6 +714,13 @@ fn collections_are_named_without_their_shared_words() {
     let v = CorpusVocab::build(&[], &[], &["kube-ops", "cloud-ops"], HashSet::new(), None);
     assert_eq!(Query::parse("kube ops", &v).names.len(), 1);
     assert!(Query::parse("kube", &v).names.is_empty());
+    // Two collections: a word only one has is its own.
+    let kube: Vec<String> = Query::parse("the kube collection", &v)
+        .names
+        .into_iter()
+        .map(|n| n.id)
+        .collect();
+    assert_eq!(kube, ["kube-ops"]);
 }
 
 #[test]

@@ -77,7 +77,8 @@ pub struct CorpusVocab {
     /// Common English words (the embedder's whole-word vocabulary), when known.
     pub common: Option<HashSet<String>>,
     /// Settings (user variables and secrets) written with underscores that at
-    /// most `SETTING_MAX_BUNDLES` bundles take, upper-case → those bundles' keys.
+    /// most `SETTING_MAX_BUNDLES` bundles take, as the catalog writes them →
+    /// those bundles' keys.
     /// A question that writes one asks about that bundle's configuration; a
     /// setting many bundles share (`RW_LOOKBACK_WINDOW`) is a convention instead.
     pub settings: HashMap<String, Vec<String>>,
@@ -131,19 +132,17 @@ pub fn loose_names(slug: &str) -> Vec<String> {
 }
 
 impl CorpusVocab {
-    /// Adds the catalog's settings, as (setting name, bundle key) pairs.
-    pub fn add_settings<'a>(&mut self, rows: impl IntoIterator<Item = (&'a str, String)>) {
-        for (name, key) in rows {
-            if !name.contains('_') {
-                continue;
-            }
-            let keys = self.settings.entry(name.to_uppercase()).or_default();
+    /// Sets the catalog's settings from (setting name, bundle key) pairs.
+    pub fn set_settings(&mut self, rows: impl IntoIterator<Item = (String, String)>) {
+        let mut settings: HashMap<String, Vec<String>> = HashMap::new();
+        for (name, key) in rows.into_iter().filter(|(n, _)| n.contains('_')) {
+            let keys = settings.entry(name).or_default();
             if !keys.contains(&key) {
                 keys.push(key);
             }
         }
-        self.settings
-            .retain(|_, keys| keys.len() <= SETTING_MAX_BUNDLES);
+        settings.retain(|_, keys| keys.len() <= SETTING_MAX_BUNDLES);
+        self.settings = settings;
     }
 
     pub fn build(
@@ -414,8 +413,9 @@ impl CorpusVocab {
 }
 
 /// Words that, after a collection's distinctive word, say the word names it:
-/// "the cli collection", "the generic repo".
-const COLLECTION_WORDS: &[&str] = &["collection", "codecollection", "repo", "repository"];
+/// "the cli collection".
+/// (Not "repo": "azure repos" is a product, "the workspace repo" the user's own.)
+const COLLECTION_WORDS: &[&str] = &["collection", "codecollection"];
 
 /// Collections as people say them: without the words most of the registry's
 /// collection names share (`rw-…-codecollection` on the public collections), so
@@ -433,7 +433,7 @@ fn collection_short_names<'a>(collections: &[&'a str]) -> Vec<(&'a str, String)>
             *uses.entry(w.as_str()).or_default() += 1;
         }
     }
-    let shared = |w: &str| collections.len() >= 2 && uses[w] * 2 >= collections.len();
+    let shared = |w: &str| uses[w] >= 2 && uses[w] * 2 >= collections.len();
     collections
         .iter()
         .zip(&named)
@@ -447,10 +447,15 @@ fn collection_short_names<'a>(collections: &[&'a str]) -> Vec<(&'a str, String)>
                 return None;
             }
             // A word two collections share ("c7n") names neither: "the aws-c7n
-            // collection" must not bring in the azure one.
+            // collection" must not bring in the azure one. Nor does a platform or
+            // product: "the aws collection" may mean all AWS bundles.
             let mut forms: Vec<(&str, String)> = short
                 .iter()
-                .filter(|w| uses[**w] == 1)
+                .filter(|w| {
+                    uses[**w] == 1
+                        && !MAJOR_PLATFORMS.contains(*w)
+                        && !crate::query::LEXICON.technologies.contains(**w)
+                })
                 .flat_map(|w| {
                     COLLECTION_WORDS
                         .iter()

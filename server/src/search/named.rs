@@ -20,7 +20,6 @@ pub fn names_keyword(query: &Query, name: &str) -> bool {
 /// words (built once per snapshot; scanning every keyword per search was
 /// wasted). The first word must be typed as the name has it: "creates issues"
 /// describes what a keyword does, "Create Issue" names it.
-#[derive(Default)]
 pub struct KeywordNames(HashMap<String, Vec<(i64, Phrase)>>);
 
 impl KeywordNames {

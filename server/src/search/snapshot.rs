@@ -207,8 +207,7 @@ impl Snapshot {
             );
         }
         let mut vocab = corpus_vocab(&bundles, tasks, &keywords, words, common);
-        let settings = crate::catalog::setting_rows(c)?;
-        vocab.add_settings(settings.iter().map(|(n, k)| (n.as_str(), k.clone())));
+        vocab.set_settings(crate::catalog::setting_rows(c)?);
         let graph = Graph::load(c)?;
         let generation = crate::store::catalog_generation(c)?;
         let fingerprint = format!("{generation}:{embedder_id}:{}", vectors.len());

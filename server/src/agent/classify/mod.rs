@@ -516,6 +516,14 @@ static ONE_PART: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(the|this|that|its|a|an|one) ([\w-]+ ){0,3}(bundle|codebundle|tool|skill template|runbook|monitor|sli)\b",
     )
 });
+/// Asked for one part ("which bundle …", "is there a runbook that …"): the
+/// best fit, a search. Narrower than `ONE_PART`, for the example vote: "a
+/// breakdown of bundle counts" is still a listing.
+static ONE_PART_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(which|what|is there an?|any) (bundle|codebundle|tool|skill template|runbook|monitor|task)\b",
+    )
+});
 
 /// Whether the question asks for a set of the catalog's parts (`PARTS_LISTED`,
 /// `PARTS_ASKED`) and says nothing of a problem, a change to make, the user's own
@@ -531,12 +539,16 @@ fn asks_for_parts(q: &Query, text: &str) -> bool {
         .any(|n| matches!(n.kind, NameKind::Keyword | NameKind::Library));
     (listed || PARTS_ASKED.is_match(text))
         && !names_keyword
-        && !SYMPTOM.is_match(text)
-        && !TROUBLE.is_match(text)
-        && !OWN.is_match(text)
+        && !problem_or_change(q, text)
         && !ONE_PART.is_match(text)
-        && q.actions.is_empty()
         && residual_terms(q).len() <= 3
+}
+
+/// What no listing of the catalog asks about: a problem, the user's own systems
+/// or a change to make. Both ways to a catalog answer (its rules and the example
+/// vote) refuse these.
+fn problem_or_change(q: &Query, text: &str) -> bool {
+    SYMPTOM.is_match(text) || TROUBLE.is_match(text) || OWN.is_match(text) || !q.actions.is_empty()
 }
 
 static KIND_CONTRAST: LazyLock<Regex> =
@@ -1092,15 +1104,6 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
             "asks about keywords or a keyword library",
         );
     }
-    // "what's the default for SQS_QUEUE_URLS": a setting only a bundle or two
-    // take is asked about in their READMEs (tuning halves: all seven questions
-    // writing one were documentation questions).
-    if !query.settings.is_empty() {
-        return rule(
-            Category::Documentation,
-            "asks about a setting a bundle takes",
-        );
-    }
     if named_bundle::asks_about_named_bundle(
         query,
         &q,
@@ -1127,6 +1130,16 @@ pub fn by_rules(query: &Query, ctx: &SessionContext) -> Option<Classification> {
         return rule(
             Category::KeywordLibrary,
             "asks how to do something from inside a task",
+        );
+    }
+    // "is TAG_FILTER required?": a setting at most three bundles take is asked
+    // about in their READMEs (tuning halves: all seven questions writing one
+    // were documentation questions), unless something is wrong; how a task
+    // reads one is a keyword question, decided above.
+    if !query.settings.is_empty() && !SYMPTOM.is_match(&q) && !MISBEHAVES.is_match(&q) {
+        return rule(
+            Category::Documentation,
+            "asks about a setting a bundle takes",
         );
     }
     if ABOUT_SETTINGS.is_match(&q)
@@ -1207,10 +1220,10 @@ static RUN_A_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A catalog vote is refused only for what no listing asks: a problem, the
-/// user's own systems or a change to make ("which bundle restarts a
-/// deployment", "anything for mongodb replication that keeps failing?"), as
-/// `asks_for_parts` refuses them. (Only one part asked for, not any named in the
+/// A catalog vote is refused only for what no listing asks
+/// (`problem_or_change`: "anything for mongodb replication that keeps
+/// failing?"), something misbehaving, or one part asked for ("which bundle
+/// restarts a deployment"). (Only one part asked for, not any named in the
 /// singular: "a breakdown of bundle counts", "bundles that ship an sli" are
 /// listings.) An older guard also wanted the parts named and
 /// at most one content word; it refused most catalog questions no rule knew
@@ -1219,21 +1232,8 @@ static RUN_A_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
 /// routing on the tuning halves unchanged, held out 0.980 -> 0.969).
 fn refuses_a_catalog_vote(q: &Query) -> bool {
     let text = normalized(&q.text);
-    SYMPTOM.is_match(&text)
-        || TROUBLE.is_match(&text)
-        || MISBEHAVES.is_match(&text)
-        || OWN.is_match(&text)
-        || ONE_PART_ASKED.is_match(&text)
-        || !q.actions.is_empty()
+    problem_or_change(q, &text) || MISBEHAVES.is_match(&text) || ONE_PART_ASKED.is_match(&text)
 }
-
-/// Asked for one part ("which bundle …", "is there a runbook that …"): the
-/// best fit, a search.
-static ONE_PART_ASKED: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b(which|what|is there an?|any) (bundle|codebundle|tool|skill template|runbook|monitor|task)\b",
-    )
-});
 
 /// The question names the registry's parts: bundles, tasks, task sets, SLIs or
 /// collections, in either vocabulary.
@@ -1343,9 +1343,10 @@ mod tests {
             None,
         );
         let shared = ["kube-ops/a", "kube-ops/b", "kube-ops/c", "kube-ops/d"];
-        v.add_settings(
-            std::iter::once(("POD_RESTART_LIMIT", "kube-ops/k8s-pod-health".to_string()))
-                .chain(shared.iter().map(|k| ("RW_LOOKBACK_WINDOW", k.to_string()))),
+        v.set_settings(
+            std::iter::once(("POD_RESTART_LIMIT", "kube-ops/k8s-pod-health"))
+                .chain(shared.iter().map(|k| ("SHARED_WINDOW", *k)))
+                .map(|(n, k)| (n.to_string(), k.to_string())),
         );
         v
     }
@@ -1354,19 +1355,28 @@ mod tests {
     fn a_setting_one_bundle_takes_is_asked_about_in_its_docs() {
         let none = SessionContext::default();
         for q in [
-            "what is pod_restart_limit set to by default?",
+            "what is POD_RESTART_LIMIT set to by default?",
             "can I leave POD_RESTART_LIMIT empty, and what happens then",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Documentation), "{q}");
         }
-        // A setting many bundles share is a convention; a state written with
-        // underscores is no setting of the catalog's.
+        // Something wrong is a problem to search for; reading a setting from a
+        // task is a keyword question.
+        assert_eq!(
+            cat("the pod check fails since we set POD_RESTART_LIMIT", &none),
+            None
+        );
+        assert_eq!(
+            cat("how do i read POD_RESTART_LIMIT from inside a task?", &none),
+            Some(Category::KeywordLibrary)
+        );
+        // Written otherwise, or shared by many bundles, it names no bundle's
+        // setting.
         for q in [
-            "how do slis read RW_LOOKBACK_WINDOW",
-            "my stack sits in UPDATE_ROLLBACK_FAILED",
+            "what is pod_restart_limit by default",
+            "what is SHARED_WINDOW by default",
         ] {
-            let query = Query::parse(q, &vocab());
-            assert!(query.settings.is_empty(), "{q}");
+            assert!(Query::parse(q, &vocab()).settings.is_empty(), "{q}");
         }
     }
 

@@ -115,6 +115,8 @@ fn filtered<'a>(g: &Grounding, all: &[&'a BundleMeta]) -> (Vec<&'a BundleMeta>, 
                 | "useful"
                 | "changed"
                 | "added"
+                | "additions"
+                | "published"
                 | "updated"
                 | "latest"
                 | "newest"
