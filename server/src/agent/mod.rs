@@ -68,7 +68,9 @@ impl Agent {
     pub(crate) async fn examples(&self) -> Option<&classify::ExampleIndex> {
         let built = self
             .examples
-            .get_or_try_init(|| classify::ExampleIndex::build(self.searcher.embedder().as_ref()))
+            .get_or_try_init(|| {
+                classify::ExampleIndex::load_or_build(self.searcher.embedder().as_ref(), &self.db)
+            })
             .await;
         match built {
             Ok(ix) => Some(ix),
@@ -79,9 +81,10 @@ impl Agent {
         }
     }
 
-    /// Embeds the classifier's examples before the first question needs them
-    /// (about a second with MiniLM for ~670 examples, in small batches so that
-    /// the first turns do not queue behind it).
+    /// Loads the classifier's examples before the first question needs them: their
+    /// saved vectors, or the first time for an embedder and examples file, embedded
+    /// (about a second with MiniLM for ~670 examples, in small batches so that the
+    /// first turns do not queue behind it).
     pub async fn warm_up(&self) {
         self.examples().await;
     }

@@ -63,6 +63,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "request filing",
         sql: include_str!("migrations/0010_request_filing.sql"),
     },
+    Migration {
+        version: 11,
+        name: "example vectors",
+        sql: include_str!("migrations/0011_example_vectors.sql"),
+    },
 ];
 
 pub const LATEST_VERSION: u32 = MIGRATIONS[MIGRATIONS.len() - 1].version;

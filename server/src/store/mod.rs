@@ -7,6 +7,7 @@
 
 mod embeddings;
 mod error;
+mod examples;
 mod generation;
 mod migrations;
 pub mod pg;
@@ -16,6 +17,7 @@ pub use embeddings::{
     distinct_texts, embedded_chunks, prune_embeddings, texts_to_embed, vector_count,
 };
 pub use error::StoreError;
+pub use examples::{example_vectors, save_example_vectors};
 pub use generation::{bump_catalog_generation, catalog_generation, catalog_run};
 pub use migrations::{LATEST_VERSION, MIGRATIONS, schema_version};
 pub use shared::Shared;

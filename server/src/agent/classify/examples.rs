@@ -9,8 +9,10 @@
 //! about the assistant still finds its own kind nearest.
 
 use super::{Category, category_named};
+use crate::index::build::{blob_to_vector, vector_to_blob};
 use crate::index::embed::{Embedder, Purpose};
 use crate::index::vectors::dot;
+use crate::store::Db;
 use std::collections::BTreeMap;
 
 pub const INTENTS_TOML: &str = include_str!("../../../lexicon/intents.toml");
@@ -53,10 +55,88 @@ pub struct Vote {
     pub best: f32,
 }
 
+/// Names this version of the examples file: saved vectors of another version are
+/// not used.
+fn intents_hash() -> String {
+    blake3::hash(INTENTS_TOML.as_bytes()).to_hex()[..32].to_string()
+}
+
 impl ExampleIndex {
-    /// All examples in one batch.
-    pub async fn build(embedder: &dyn Embedder) -> Result<ExampleIndex, String> {
+    /// The examples' vectors saved in `db` for this embedder and examples file, or,
+    /// when there are none, embedded and saved. Saved vectors spare every start-up,
+    /// `ask` and `eval` about a second of CPU with MiniLM; a database that cannot be
+    /// read or written only costs that second.
+    pub async fn load_or_build(embedder: &dyn Embedder, db: &Db) -> Result<ExampleIndex, String> {
         let examples = labelled()?;
+        let id = embedder.id().to_string();
+        let hash = intents_hash();
+        let (key, file) = (id.clone(), hash.clone());
+        match db
+            .read(move |c| crate::store::example_vectors(c, &key, &file))
+            .await
+        {
+            Ok(Some(blob)) => {
+                if let Some(ix) = Self::from_blob(&id, embedder.dim(), &examples, &blob) {
+                    return Ok(ix);
+                }
+                tracing::warn!(
+                    "the saved example vectors do not fit the examples: embedding them again"
+                );
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!(error = %e, "reading the saved example vectors"),
+        }
+        let ix = Self::embed(embedder, examples).await?;
+        let blob: Vec<u8> = ix
+            .vectors
+            .iter()
+            .flat_map(|(_, v)| vector_to_blob(v))
+            .collect();
+        if let Err(e) = db
+            .write(move |c| crate::store::save_example_vectors(c, &id, &hash, &blob))
+            .await
+        {
+            tracing::warn!(error = %e, "saving the example vectors");
+        }
+        Ok(ix)
+    }
+
+    /// The examples with their saved vectors, when the blob holds one vector of one
+    /// length (the embedder's, when it knows it) per example.
+    fn from_blob(
+        embedder_id: &str,
+        dim: usize,
+        examples: &[(Category, String)],
+        blob: &[u8],
+    ) -> Option<ExampleIndex> {
+        let n = examples.len();
+        if n == 0 || blob.is_empty() || blob.len() % (4 * n) != 0 {
+            return None;
+        }
+        let len = blob.len() / (4 * n);
+        if dim != 0 && dim != len {
+            return None;
+        }
+        let vectors = examples
+            .iter()
+            .zip(blob.chunks_exact(4 * len))
+            .map(|((c, _), b)| (*c, blob_to_vector(b)))
+            .collect();
+        Some(ExampleIndex {
+            embedder_id: embedder_id.to_string(),
+            vectors,
+        })
+    }
+
+    /// All examples embedded, nothing saved.
+    pub async fn build(embedder: &dyn Embedder) -> Result<ExampleIndex, String> {
+        Self::embed(embedder, labelled()?).await
+    }
+
+    async fn embed(
+        embedder: &dyn Embedder,
+        examples: Vec<(Category, String)>,
+    ) -> Result<ExampleIndex, String> {
         let texts: Vec<String> = examples.iter().map(|(_, t)| t.clone()).collect();
         // In small batches: the warm-up runs beside the first turns, and a
         // question's own embedding queues behind whatever batch is in flight
@@ -121,6 +201,80 @@ mod tests {
         }
         // Follow-ups depend on the conversation, not on wording alone.
         assert!(!all.iter().any(|(k, _)| *k == Category::FollowUp));
+    }
+
+    /// The hash embedder, counting the texts it embeds.
+    struct Counting(std::sync::atomic::AtomicUsize);
+
+    impl Embedder for Counting {
+        fn id(&self) -> &str {
+            "counting-hash"
+        }
+        fn dim(&self) -> usize {
+            384
+        }
+        fn embed<'a>(
+            &'a self,
+            texts: &'a [String],
+            purpose: Purpose,
+        ) -> futures::future::BoxFuture<'a, Result<Vec<Vec<f32>>, crate::index::embed::EmbedError>>
+        {
+            self.0
+                .fetch_add(texts.len(), std::sync::atomic::Ordering::SeqCst);
+            crate::index::embed::HashEmbedder.embed(texts, purpose)
+        }
+    }
+
+    #[tokio::test]
+    async fn examples_are_embedded_once_per_database_and_a_damaged_copy_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("t.db")).unwrap();
+        let counting = Counting(Default::default());
+        let n = labelled().unwrap().len();
+        let count = || counting.0.load(std::sync::atomic::Ordering::SeqCst);
+
+        let first = ExampleIndex::load_or_build(&counting, &db).await.unwrap();
+        assert_eq!(count(), n);
+        let again = ExampleIndex::load_or_build(&counting, &db).await.unwrap();
+        assert_eq!(
+            count(),
+            n,
+            "the saved vectors are loaded, not embedded again"
+        );
+        assert_eq!(first.vectors, again.vectors);
+
+        // Reopened (another process), the vectors are still there.
+        drop(db);
+        let db = Db::open(&dir.path().join("t.db")).unwrap();
+        ExampleIndex::load_or_build(&counting, &db).await.unwrap();
+        assert_eq!(count(), n);
+
+        // A blob of the wrong length is embedded again and replaced.
+        let hash = intents_hash();
+        db.write(move |c| crate::store::save_example_vectors(c, "counting-hash", &hash, &[0; 12]))
+            .await
+            .unwrap();
+        // (and an older examples file's row, which the save drops)
+        db.write(|c| {
+            Ok(c.execute(
+                "INSERT INTO example_vectors VALUES ('counting-hash', 'older', x'00')",
+                [],
+            )?)
+        })
+        .await
+        .unwrap();
+        let mended = ExampleIndex::load_or_build(&counting, &db).await.unwrap();
+        assert_eq!(count(), 2 * n);
+        assert_eq!(mended.vectors, first.vectors);
+        ExampleIndex::load_or_build(&counting, &db).await.unwrap();
+        assert_eq!(count(), 2 * n);
+
+        // Vectors of an older examples file are dropped when the new ones are saved.
+        let rows: i64 = db
+            .read(|c| Ok(c.query_row("SELECT count(*) FROM example_vectors", [], |r| r.get(0))?))
+            .await
+            .unwrap();
+        assert_eq!(rows, 1);
     }
 
     fn index(rows: &[(Category, [f32; 2])]) -> ExampleIndex {
