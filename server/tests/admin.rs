@@ -222,6 +222,13 @@ async fn traces_are_searchable_filterable_and_survive_a_restart_on(server: TestS
     }
     assert!(trace["timings_ms"]["retrieve"].as_f64().is_some());
     assert!(!trace["searches"].as_array().unwrap().is_empty());
+    // What the search found, scored, whatever the answer then used.
+    for key in ["bundles", "keywords", "docs"] {
+        assert!(trace[key].is_array(), "trace has {key}");
+    }
+    if let Some(b) = trace["bundles"].get(0) {
+        assert!(b["key"].is_string() && b["score"].is_f64(), "{b}");
+    }
     let (status, body) = admin_get(&server, "/traces/not-a-turn").await;
     assert_eq!(
         (status, body["code"].as_str()),

@@ -790,6 +790,56 @@ fn keywords_no_collection_ships_are_known_from_their_calls() {
     assert_eq!(read(&db).0, external);
 }
 
+/// A command run through a bundle's variable is the program the variable defaults
+/// to: `${KUBE_BIN} get pods` with `default=kubectl` runs kubectl, which is the
+/// word a question about running kubectl shares with the keyword. (Five callers:
+/// fewer make no usage chunk.)
+#[test]
+fn a_command_variable_runs_the_program_it_defaults_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    write_file(&root, "libraries/RW/__init__.py", "");
+    write_file(
+        &root,
+        "libraries/RW/Shell/__init__.py",
+        "from .shell import *\n",
+    );
+    write_file(
+        &root,
+        "libraries/RW/Shell/shell.py",
+        "def run_line(cmd: str):\n    \"\"\"Executes a line.\"\"\"\n    return None\n",
+    );
+    for i in 0..5 {
+        write_file(
+            &root,
+            &format!("codebundles/check-{i}/runbook.robot"),
+            &format!(
+                "*** Settings ***\nDocumentation    Checks {i}.\nLibrary    RW.Shell\nLibrary    RW.Core\nSuite Setup    Suite Initialization\n\n\
+                 *** Tasks ***\nCheck {i}\n    RW.Shell.Run Line    cmd=${{KUBE_BIN}} get pods\n\n\
+                 *** Keywords ***\nSuite Initialization\n    ${{KUBE_BIN}}=    RW.Core.Import User Variable    KUBE_BIN\n    \
+                 ...    type=string\n    ...    description=Which binary runs cluster commands.\n    ...    default=kubectl\n"
+            ),
+        );
+    }
+    let data = dir.path().join("data");
+    let db = open(dir.path());
+    let req = IndexRequest {
+        collections: vec![collection("demo", &root)],
+        docs: vec![],
+    };
+    index(&db, &data, &req);
+    let usage: String = db
+        .read_blocking(|c| {
+            Ok(c.query_row(
+                "SELECT embed_text FROM chunks WHERE kind = 'keyword_usage'",
+                [],
+                |r| r.get(0),
+            )?)
+        })
+        .unwrap();
+    assert!(usage.ends_with("Runs commands such as kubectl."), "{usage}");
+}
+
 /// A shipped keyword that several bundles call gets a second chunk saying how
 /// they call it: what they pass and which fields of its result they read. One
 /// caller is no consensus, and a reindex replaces the chunks rather than adding.

@@ -137,6 +137,14 @@ fn score(
             .as_ref()
             .and_then(|t| t.trace["docs"][0]["score"].as_f64())
             .map(|s| s as f32),
+        keyword_top_score: trace
+            .as_ref()
+            .and_then(|t| t.trace["keywords"][0]["score"].as_f64())
+            .map(|s| s as f32),
+        bundle_top_score: trace
+            .as_ref()
+            .and_then(|t| t.trace["bundles"][0]["score"].as_f64())
+            .map(|s| s as f32),
         routed_by: trace.as_ref().and_then(|t| {
             t.trace["classification"]["reason"]
                 .as_str()

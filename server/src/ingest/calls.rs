@@ -4,6 +4,8 @@
 use super::evidence::Call;
 use super::robot::CallSite;
 use rusqlite::Transaction;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 pub(super) struct TaskCalls {
     pub collection_id: i64,
@@ -12,11 +14,27 @@ pub(super) struct TaskCalls {
     pub task: String,
     pub file: String,
     pub sites: Vec<CallSite>,
+    /// The bundle's variables with a default, by name: what `${VAR}` in a call
+    /// runs unless the user configures otherwise.
+    pub defaults: Arc<HashMap<String, String>>,
 }
 
 /// Every task, by collection, bundle slug, kind and position (a stable order, so
 /// "the first call" and "a typical call" are the same on every run).
 pub(super) fn all(tx: &Transaction) -> rusqlite::Result<Vec<TaskCalls>> {
+    let mut defaults: HashMap<i64, HashMap<String, String>> = HashMap::new();
+    let mut st = tx.prepare(
+        "SELECT bundle_id, name, default_value FROM variables WHERE trim(coalesce(default_value, '')) != ''",
+    )?;
+    for row in st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
+        let (bundle, name, value): (i64, String, String) = row?;
+        defaults.entry(bundle).or_default().insert(name, value);
+    }
+    let defaults: HashMap<i64, Arc<HashMap<String, String>>> = defaults
+        .into_iter()
+        .map(|(b, d)| (b, Arc::new(d)))
+        .collect();
+    let none = Arc::new(HashMap::new());
     let mut st = tx.prepare(
         "SELECT b.collection_id, t.bundle_id, t.kind, t.name, t.file, t.sites FROM tasks t
          JOIN bundles b ON b.id = t.bundle_id ORDER BY b.collection_id, b.slug, t.kind, t.position",
@@ -29,6 +47,7 @@ pub(super) fn all(tx: &Transaction) -> rusqlite::Result<Vec<TaskCalls>> {
             task: r.get(3)?,
             file: r.get(4)?,
             sites: serde_json::from_str(&r.get::<_, String>(5)?).unwrap_or_default(),
+            defaults: defaults.get(&r.get(1)?).unwrap_or(&none).clone(),
         })
     })?
     .collect()
@@ -45,6 +64,7 @@ impl TaskCalls {
             sites: &self.sites,
             at,
             name,
+            defaults: &self.defaults,
         }
     }
 }

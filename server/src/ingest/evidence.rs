@@ -41,6 +41,8 @@ pub(super) struct Call<'a> {
     pub at: usize,
     /// The keyword's name as this call writes it, without its library.
     pub name: &'a str,
+    /// The bundle's variable defaults (see `program`).
+    pub defaults: &'a HashMap<String, String>,
 }
 
 impl Evidence {
@@ -73,7 +75,7 @@ impl Evidence {
             {
                 *self.descriptions.entry(d.trim().to_string()).or_default() += 1;
             }
-            if let Some(p) = program(a) {
+            if let Some(p) = program(a, call.defaults) {
                 *self.programs.entry(p).or_default() += 1;
             }
         }
@@ -174,12 +176,15 @@ impl Evidence {
     }
 }
 
-/// The program a command argument runs (`cmd=kubectl get pods -n x` → `kubectl`;
-/// `cmd=${KUBERNETES_DISTRIBUTION_BINARY} get pods` → `kubernetes`, the variable's
-/// first word): the words a question about running that program shares with the
-/// keyword ("which keyword runs kubectl for me"). Shell syntax, switches
-/// (`cmd_override=true`) and numbers say nothing.
-fn program(arg: &str) -> Option<String> {
+/// The program a command argument runs (`cmd=kubectl get pods -n x` → `kubectl`):
+/// the words a question about running that program shares with the keyword
+/// ("which keyword runs kubectl for me"). Through a variable, the program is the
+/// first word of the bundle's default for it (`${KUBERNETES_DISTRIBUTION_BINARY}`
+/// defaults to `kubectl`: 43 bundles run kubectl that way, and the variable's own
+/// first word, `kubernetes`, hid it), else the variable's first word
+/// (`${GCLOUD_CMD}` → `gcloud`). Shell syntax, switches (`cmd_override=true`) and
+/// numbers say nothing.
+fn program(arg: &str, defaults: &HashMap<String, String>) -> Option<String> {
     const SYNTAX: &[&str] = &["if", "for", "while", "do", "then", "true", "false", "set"];
     const GENERIC: &[&str] = &["cmd", "command", "binary", "bin", "exec", "name", "the"];
     let (name, value) = arg.split_once('=')?;
@@ -193,9 +198,15 @@ fn program(arg: &str) -> Option<String> {
         .trim_start_matches(['"', '\'', ' '])
         .split_whitespace()
         .find(|t| t.starts_with("${") || !t.contains('='))?;
-    let word = match first.strip_prefix("${").and_then(|v| v.strip_suffix('}')) {
-        Some(var) => var.split('_').next()?.to_lowercase(),
-        None => first.rsplit('/').next()?.to_lowercase(),
+    let var = first.strip_prefix("${").and_then(|v| v.strip_suffix('}'));
+    let default = var
+        .and_then(|v| defaults.get(v))
+        .and_then(|d| d.split_whitespace().next())
+        .filter(|d| !d.starts_with("${"));
+    let word = match (var, default) {
+        (_, Some(d)) => d.rsplit('/').next()?.to_lowercase(),
+        (Some(var), None) => var.split('_').next()?.to_lowercase(),
+        (None, None) => first.rsplit('/').next()?.to_lowercase(),
     };
     (word.len() >= 2
         && word
@@ -285,6 +296,7 @@ mod tests {
             sites: &sites,
             at: 0,
             name: "Run Cli",
+            defaults: &HashMap::new(),
         });
         assert_eq!(
             ev.usage(),
@@ -301,12 +313,15 @@ mod tests {
             site("RW.CLI.Run Cli", &[], &["cmd=date"]),
             site("RW.CLI.Run Cli", &[], &["env=kubectl", "cmd_override=true"]),
             site("RW.CLI.Run Cli", &[], &["cmd=${KUBECTL_BINARY} get pods"]),
+            site("RW.CLI.Run Cli", &[], &["cmd=${DISTRIBUTION} get ns"]),
             site(
                 "RW.CLI.Run Cli",
                 &[],
                 &["cmd=KUBECONFIG=./kc kubectl get ns"],
             ),
         ];
+        // The bundle's default says what `${DISTRIBUTION}` runs.
+        let defaults = HashMap::from([("DISTRIBUTION".to_string(), "kubectl".to_string())]);
         let mut ev = Evidence::default();
         for at in 0..sites.len() {
             ev.add(&Call {
@@ -317,10 +332,11 @@ mod tests {
                 sites: &sites,
                 at,
                 name: "Run Cli",
+                defaults: &defaults,
             });
         }
-        // kubectl four times (through a variable named for it, after an
-        // environment assignment); `date` once
+        // kubectl five times (through a variable named for it or defaulting to
+        // it, after an environment assignment); `date` once
         // (noise); a generic variable, a switch and a non-command never.
         assert!(
             ev.usage().ends_with("Runs commands such as kubectl."),

@@ -41,7 +41,7 @@ use std::path::Path;
 use std::time::Instant;
 
 /// Bump when parsing or derivation changes, so the next run re-parses everything.
-pub const INGEST_VERSION: &str = "14";
+pub const INGEST_VERSION: &str = "15";
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {

@@ -99,6 +99,14 @@ impl State {
                 "docs": self.retrieval.docs.iter().take(3).map(|d| json!({
                     "path": d.path, "heading": d.heading, "score": d.score, "readme": d.readme,
                 })).collect::<Vec<_>>(),
+                // The best bundles and keywords found, with their scores: why a
+                // question was answered with a keyword or with bundles.
+                "bundles": self.retrieval.bundles.iter().take(3).map(|b| json!({
+                    "key": b.key, "score": b.score,
+                })).collect::<Vec<_>>(),
+                "keywords": self.retrieval.keywords.iter().take(3).map(|k| json!({
+                    "id": k.id, "score": k.score,
+                })).collect::<Vec<_>>(),
                 "no_match": self.retrieval.no_match,
                 "uncovered": self.retrieval.uncovered,
                 "correlations": self.retrieval.correlations,
