@@ -110,7 +110,7 @@ impl ExampleIndex {
         blob: &[u8],
     ) -> Option<ExampleIndex> {
         let n = examples.len();
-        if n == 0 || blob.is_empty() || blob.len() % (4 * n) != 0 {
+        if n == 0 || blob.is_empty() || !blob.len().is_multiple_of(4 * n) {
             return None;
         }
         let len = blob.len() / (4 * n);
