@@ -15,9 +15,11 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
+mod docs_fit;
 mod examples;
 mod named_bundle;
 mod readme;
+pub use docs_fit::answered_by_docs;
 pub use examples::ExampleIndex;
 pub use readme::answered_by_readme;
 
@@ -1308,7 +1310,19 @@ pub async fn offline(
     Classification {
         category: Category::General,
         method: ClassifyMethod::Rules,
-        reason: "default".into(),
+        reason: DEFAULT_REASON.into(),
+    }
+}
+
+/// Why a question nothing placed is a general one.
+const DEFAULT_REASON: &str = "default";
+
+impl Classification {
+    /// Whether no rule, vote or model placed the question: general by default.
+    pub fn is_default(&self) -> bool {
+        self.category == Category::General
+            && self.method == ClassifyMethod::Rules
+            && self.reason == DEFAULT_REASON
     }
 }
 

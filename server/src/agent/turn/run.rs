@@ -218,6 +218,9 @@ impl Agent {
                     &st.retrieval.bundles,
                     &st.retrieval.docs,
                 )
+                .or_else(|| {
+                    crate::agent::classify::answered_by_docs(&st.classification, &st.retrieval)
+                })
             {
                 st.classification = c;
             }

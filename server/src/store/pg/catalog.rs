@@ -393,11 +393,13 @@ mod tests {
     use std::collections::BTreeSet;
 
     /// Tables that are deliberately not published: per-replica state (meta,
-    /// local runs, the graph each replica rebuilds), conversations and requests
-    /// (shared by their own tables), and FTS5's shadow tables.
+    /// local runs, the graph each replica rebuilds, the classifier's example
+    /// vectors each replica embeds once), conversations and requests (shared by
+    /// their own tables), and FTS5's shadow tables.
     const NOT_PUBLISHED: &[&str] = &[
         "app_meta",
         "index_runs",
+        "example_vectors",
         "graph_nodes",
         "graph_edges",
         "sessions",
