@@ -318,6 +318,25 @@ async fn slis_of_a_runbook_only_bundle_point_at_one_that_has_them() {
     check_grounding(&second);
 }
 
+/// Small talk no rule knows is searched, and when it names nothing and nothing
+/// fits, answered by what the assistant is for: no cards, no request offer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn small_talk_nothing_fits_gets_what_the_assistant_is_for() {
+    let server = TestServer::start_indexed(|_| {}).await;
+    for q in ["what's the capital of peru", "you are not very smart"] {
+        let ev = ask(&server.url, json!({"question": q})).await;
+        assert!(stages(&ev).contains(&"search".to_string()), "{q}: searched");
+        assert!(cards(&ev).is_empty(), "{q}: no cards");
+        assert_eq!(done(&ev).0, "system", "{q}");
+        assert!(
+            !ev.iter()
+                .any(|(_, e)| matches!(e, ChatEvent::RequestCodebundle { .. })),
+            "{q}: no request offered"
+        );
+        assert!(answer_text(&ev).contains("Registry Chat"), "{q}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_match_says_so_and_offers_a_request() {
     let server = TestServer::start_indexed(|_| {}).await;

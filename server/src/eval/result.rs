@@ -42,10 +42,12 @@ pub struct QuestionResult {
     /// search or found no section), for reading documentation routing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc_top_score: Option<f32>,
-    /// The best keyword's and the best bundle's search scores, before the answer
-    /// chose: None when the turn did not search or found none.
+    /// Agent mode: the best keyword's search score (none when the turn did not
+    /// search or found none), for reading why a question got a keyword.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keyword_top_score: Option<f32>,
+    /// Agent mode: the best bundle's search score, before the answer chose what
+    /// to show (none as above), for reading routing after the search.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bundle_top_score: Option<f32>,
     /// Agent mode: the category the turn was routed to.

@@ -14,25 +14,32 @@ pub(super) struct TaskCalls {
     pub task: String,
     pub file: String,
     pub sites: Vec<CallSite>,
-    /// The bundle's variables with a default, by name: what `${VAR}` in a call
-    /// runs unless the user configures otherwise.
+    /// The defaults of the variables this task's file imports, by Robot's
+    /// normalised name: what `${VAR}` in a call runs unless the user configures
+    /// otherwise.
     pub defaults: Arc<HashMap<String, String>>,
 }
 
 /// Every task, by collection, bundle slug, kind and position (a stable order, so
 /// "the first call" and "a typical call" are the same on every run).
 pub(super) fn all(tx: &Transaction) -> rusqlite::Result<Vec<TaskCalls>> {
-    let mut defaults: HashMap<i64, HashMap<String, String>> = HashMap::new();
+    // By bundle and file: a bundle's runbook and SLI may default one name apart.
+    let mut defaults: HashMap<(i64, String), HashMap<String, String>> = HashMap::new();
     let mut st = tx.prepare(
-        "SELECT bundle_id, name, default_value FROM variables WHERE trim(coalesce(default_value, '')) != ''",
+        "SELECT bundle_id, file, name, default_value FROM variables
+         WHERE trim(coalesce(default_value, '')) != '' ORDER BY bundle_id, file, line",
     )?;
-    for row in st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
-        let (bundle, name, value): (i64, String, String) = row?;
-        defaults.entry(bundle).or_default().insert(name, value);
+    for row in st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))? {
+        let (bundle, file, name, value): (i64, String, String, String) = row?;
+        defaults
+            .entry((bundle, file))
+            .or_default()
+            .entry(super::robot::normalize(&name))
+            .or_insert(value);
     }
-    let defaults: HashMap<i64, Arc<HashMap<String, String>>> = defaults
+    let defaults: HashMap<(i64, String), Arc<HashMap<String, String>>> = defaults
         .into_iter()
-        .map(|(b, d)| (b, Arc::new(d)))
+        .map(|(k, d)| (k, Arc::new(d)))
         .collect();
     let none = Arc::new(HashMap::new());
     let mut st = tx.prepare(
@@ -47,7 +54,10 @@ pub(super) fn all(tx: &Transaction) -> rusqlite::Result<Vec<TaskCalls>> {
             task: r.get(3)?,
             file: r.get(4)?,
             sites: serde_json::from_str(&r.get::<_, String>(5)?).unwrap_or_default(),
-            defaults: defaults.get(&r.get(1)?).unwrap_or(&none).clone(),
+            defaults: defaults
+                .get(&(r.get(1)?, r.get(4)?))
+                .unwrap_or(&none)
+                .clone(),
         })
     })?
     .collect()

@@ -184,30 +184,45 @@ impl Evidence {
 /// first word, `kubernetes`, hid it), else the variable's first word
 /// (`${GCLOUD_CMD}` → `gcloud`). Shell syntax, switches (`cmd_override=true`) and
 /// numbers say nothing.
+/// `defaults` are keyed by Robot's normalised name (`robot::normalize`).
 fn program(arg: &str, defaults: &HashMap<String, String>) -> Option<String> {
-    const SYNTAX: &[&str] = &["if", "for", "while", "do", "then", "true", "false", "set"];
-    const GENERIC: &[&str] = &["cmd", "command", "binary", "bin", "exec", "name", "the"];
     let (name, value) = arg.split_once('=')?;
     let name = name.trim().to_lowercase();
     if !(name == "cmd" || name == "command" || name.ends_with("_cmd") || name.ends_with("_command"))
     {
         return None;
     }
-    // Past leading environment assignments (`KUBECONFIG=./kc kubectl …`).
-    let first = value
+    let first = command_word(value)?;
+    match first.strip_prefix("${").and_then(|v| v.strip_suffix('}')) {
+        Some(var) => defaults
+            .get(&super::robot::normalize(var))
+            .and_then(|d| command_word(d))
+            .filter(|d| !d.starts_with("${"))
+            .and_then(program_named)
+            .or_else(|| program_named(var.split('_').next()?)),
+        None => program_named(first),
+    }
+}
+
+/// The word of a command that says what runs: past quotes and leading environment
+/// assignments (`KUBECONFIG=./kc kubectl …`).
+fn command_word(command: &str) -> Option<&str> {
+    command
         .trim_start_matches(['"', '\'', ' '])
         .split_whitespace()
-        .find(|t| t.starts_with("${") || !t.contains('='))?;
-    let var = first.strip_prefix("${").and_then(|v| v.strip_suffix('}'));
-    let default = var
-        .and_then(|v| defaults.get(v))
-        .and_then(|d| d.split_whitespace().next())
-        .filter(|d| !d.starts_with("${"));
-    let word = match (var, default) {
-        (_, Some(d)) => d.rsplit('/').next()?.to_lowercase(),
-        (Some(var), None) => var.split('_').next()?.to_lowercase(),
-        (None, None) => first.rsplit('/').next()?.to_lowercase(),
-    };
+        .find(|t| t.starts_with("${") || !t.contains('='))
+}
+
+/// A program's name from a command word (`/usr/bin/kubectl` → `kubectl`), unless
+/// it is shell syntax, a generic word or not a name.
+fn program_named(word: &str) -> Option<String> {
+    const SYNTAX: &[&str] = &["if", "for", "while", "do", "then", "true", "false", "set"];
+    const GENERIC: &[&str] = &["cmd", "command", "binary", "bin", "exec", "name", "the"];
+    let word = word
+        .trim_matches(['"', '\''])
+        .rsplit('/')
+        .next()?
+        .to_lowercase();
     (word.len() >= 2
         && word
             .chars()
@@ -305,6 +320,37 @@ mod tests {
     }
 
     #[test]
+    fn a_variable_runs_what_it_defaults_to_else_what_it_is_named_for() {
+        let defaults = HashMap::from([
+            (
+                "kubernetesdistributionbinary".to_string(),
+                "kubectl".to_string(),
+            ),
+            ("quoted".to_string(), "\"oc\"".to_string()),
+            (
+                "withenv".to_string(),
+                "KUBECONFIG=./kc /usr/bin/helm".to_string(),
+            ),
+            ("nested".to_string(), "${OTHER}".to_string()),
+        ]);
+        let run = |cmd: &str| program(&format!("cmd={cmd} get pods"), &defaults);
+        assert_eq!(
+            run("${KUBERNETES_DISTRIBUTION_BINARY}").as_deref(),
+            Some("kubectl")
+        );
+        // Robot's names ignore case and underscores.
+        assert_eq!(
+            run("${kubernetes_distribution_binary}").as_deref(),
+            Some("kubectl")
+        );
+        assert_eq!(run("${QUOTED}").as_deref(), Some("oc"));
+        assert_eq!(run("${WITH_ENV}").as_deref(), Some("helm"));
+        // No usable default: the variable's first word.
+        assert_eq!(run("${NESTED}").as_deref(), Some("nested"));
+        assert_eq!(run("${GCLOUD_CMD}").as_deref(), Some("gcloud"));
+    }
+
+    #[test]
     fn usage_names_the_programs_callers_run() {
         let sites = [
             site("RW.CLI.Run Cli", &[], &["cmd=kubectl get pods -n x"]),
@@ -321,7 +367,7 @@ mod tests {
             ),
         ];
         // The bundle's default says what `${DISTRIBUTION}` runs.
-        let defaults = HashMap::from([("DISTRIBUTION".to_string(), "kubectl".to_string())]);
+        let defaults = HashMap::from([("distribution".to_string(), "kubectl".to_string())]);
         let mut ev = Evidence::default();
         for at in 0..sites.len() {
             ev.add(&Call {

@@ -65,7 +65,9 @@ impl ExampleIndex {
     /// The examples' vectors saved in `db` for this embedder and examples file, or,
     /// when there are none, embedded and saved. Saved vectors spare every start-up,
     /// `ask` and `eval` about a second of CPU with MiniLM; a database that cannot be
-    /// read or written only costs that second.
+    /// read or written only costs that second. The save runs on its own task: the
+    /// turns waiting for the examples never wait for the database's writer (an
+    /// index run may hold it).
     pub async fn load_or_build(embedder: &dyn Embedder, db: &Db) -> Result<ExampleIndex, String> {
         let examples = labelled()?;
         let id = embedder.id().to_string();
@@ -92,12 +94,15 @@ impl ExampleIndex {
             .iter()
             .flat_map(|(_, v)| vector_to_blob(v))
             .collect();
-        if let Err(e) = db
-            .write(move |c| crate::store::save_example_vectors(c, &id, &hash, &blob))
-            .await
-        {
-            tracing::warn!(error = %e, "saving the example vectors");
-        }
+        let db = db.clone();
+        tokio::spawn(async move {
+            if let Err(e) = db
+                .write(move |c| crate::store::save_example_vectors(c, &id, &hash, &blob))
+                .await
+            {
+                tracing::warn!(error = %e, "saving the example vectors");
+            }
+        });
         Ok(ix)
     }
 
@@ -150,6 +155,16 @@ impl ExampleIndex {
                     .map_err(|e| format!("embedding the classifier's examples: {e}"))?,
             );
         }
+        // A remote embedder that answers short, or with vectors of mixed lengths,
+        // must not leave a wrong index (it would be saved and reused).
+        let len = vecs.first().map_or(0, Vec::len);
+        if vecs.len() != texts.len() || len == 0 || vecs.iter().any(|v| v.len() != len) {
+            return Err(format!(
+                "embedding the classifier's examples: {} vectors for {} texts, or of mixed lengths",
+                vecs.len(),
+                texts.len()
+            ));
+        }
         Ok(ExampleIndex {
             embedder_id: embedder.id().to_string(),
             vectors: examples.into_iter().map(|(c, _)| c).zip(vecs).collect(),
@@ -164,6 +179,10 @@ impl ExampleIndex {
     /// operational problem), when its nearest example is close enough; `None`
     /// leaves the default.
     pub fn vote(&self, q: &[f32]) -> Option<Vote> {
+        // A question embedded another way than the examples is like none of them.
+        if self.vectors.first().is_none_or(|(_, v)| v.len() != q.len()) {
+            return None;
+        }
         let mut scored: Vec<(Category, f32)> =
             self.vectors.iter().map(|(c, v)| (*c, dot(q, v))).collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -225,6 +244,28 @@ mod tests {
         }
     }
 
+    /// Waits for the background save: one row, this file's, holding whole vectors.
+    async fn saved(db: &Db) {
+        let hash = intents_hash();
+        for _ in 0..500 {
+            let h = hash.clone();
+            let rows: Vec<(String, i64)> = db
+                .read(move |c| {
+                    let mut st =
+                        c.prepare("SELECT intents_hash, length(vectors) FROM example_vectors")?;
+                    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+                })
+                .await
+                .unwrap();
+            if rows.len() == 1 && rows[0].0 == h && rows[0].1 > 12 {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("the example vectors were not saved");
+    }
+
     #[tokio::test]
     async fn examples_are_embedded_once_per_database_and_a_damaged_copy_is_replaced() {
         let dir = tempfile::tempdir().unwrap();
@@ -235,6 +276,7 @@ mod tests {
 
         let first = ExampleIndex::load_or_build(&counting, &db).await.unwrap();
         assert_eq!(count(), n);
+        saved(&db).await;
         let again = ExampleIndex::load_or_build(&counting, &db).await.unwrap();
         assert_eq!(
             count(),
@@ -266,15 +308,59 @@ mod tests {
         let mended = ExampleIndex::load_or_build(&counting, &db).await.unwrap();
         assert_eq!(count(), 2 * n);
         assert_eq!(mended.vectors, first.vectors);
+        // Vectors of an older examples file are dropped when the new ones are saved.
+        saved(&db).await;
         ExampleIndex::load_or_build(&counting, &db).await.unwrap();
         assert_eq!(count(), 2 * n);
+    }
 
-        // Vectors of an older examples file are dropped when the new ones are saved.
+    /// Answers one vector short.
+    struct Short;
+
+    impl Embedder for Short {
+        fn id(&self) -> &str {
+            "short"
+        }
+        fn dim(&self) -> usize {
+            0
+        }
+        fn embed<'a>(
+            &'a self,
+            texts: &'a [String],
+            purpose: Purpose,
+        ) -> futures::future::BoxFuture<'a, Result<Vec<Vec<f32>>, crate::index::embed::EmbedError>>
+        {
+            Box::pin(async move {
+                let mut v = crate::index::embed::HashEmbedder
+                    .embed(texts, purpose)
+                    .await?;
+                v.pop();
+                Ok(v)
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn an_embedder_answering_short_leaves_no_index_and_saves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("t.db")).unwrap();
+        let err = ExampleIndex::load_or_build(&Short, &db)
+            .await
+            .err()
+            .unwrap();
+        assert!(err.contains("vectors for"), "{err}");
         let rows: i64 = db
             .read(|c| Ok(c.query_row("SELECT count(*) FROM example_vectors", [], |r| r.get(0))?))
             .await
             .unwrap();
-        assert_eq!(rows, 1);
+        assert_eq!(rows, 0);
+    }
+
+    #[test]
+    fn a_question_embedded_another_way_gets_no_vote() {
+        let ix = index(&[(Category::Meta, [1.0, 0.0]), (Category::Meta, [0.9, 0.1])]);
+        assert!(ix.vote(&[1.0, 0.0]).is_some());
+        assert!(ix.vote(&[1.0, 0.0, 0.0]).is_none());
     }
 
     fn index(rows: &[(Category, [f32; 2])]) -> ExampleIndex {

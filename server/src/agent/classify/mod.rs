@@ -19,9 +19,11 @@ mod docs_fit;
 mod examples;
 mod named_bundle;
 mod readme;
+mod small_talk;
 pub use docs_fit::answered_by_docs;
 pub use examples::ExampleIndex;
 pub use readme::answered_by_readme;
+pub use small_talk::small_talk;
 
 pub use app::api::conversation::Category;
 

@@ -219,7 +219,19 @@ impl Agent {
                     &st.retrieval.docs,
                 )
                 .or_else(|| {
-                    crate::agent::classify::answered_by_docs(&st.classification, &st.retrieval)
+                    crate::agent::classify::answered_by_docs(
+                        &st.classification,
+                        &st.retrieval.bundles,
+                        &st.retrieval.docs,
+                        st.retrieval.no_match,
+                    )
+                })
+                .or_else(|| {
+                    crate::agent::classify::small_talk(
+                        &st.classification,
+                        &st.query,
+                        &st.retrieval.bundles,
+                    )
                 })
             {
                 st.classification = c;
