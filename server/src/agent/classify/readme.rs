@@ -18,12 +18,14 @@ const SECTION_MIN: f32 = 0.5;
 
 /// Asked of a tool rather than of a system: "does the … check need", "which mode
 /// should I pick", "what … does the … bundle accept", and "it" only after the
-/// question names the tool ("… bundle: can it alert when …"). Not "is the backup
+/// question names the tool ("… bundle: can it alert when …"), and what it needs
+/// or expects of the user ("what token scope do I need", "what does the check
+/// expect there": with the README test below, the subject is the tool). Not "is the backup
 /// script failing" or "what version does our cluster run": those ask about the
 /// user's system.
 static OF_A_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(does|do|can|will|would|could|should)\s+the\s+[\w./-]+(\s+[\w./-]+){0,4}?\s+(bundle|codebundle|runbook|sli|monitor|check|tool|skill template|handler|query|healthcheck)\b|\b(bundle|codebundle|runbook|sli|monitor|skill template|tool)\b.{0,60}\b(does|do|can|will|would|could|should)\s+it\b|\b(which|what)\s+([\w-]+\s+){0,2}(mode|modes|method|methods|auth\w*|credentials?|roles?|permissions?|scopes?|syntax|format|operators?|versions?|defaults?|settings?|options?|variables?)\s+(does|do|should|can|will)\s+(it|i|we|the|this|that|[\w]+-[\w-]+)\b",
+        r"\b(does|do|can|will|would|could|should)\s+the\s+[\w./-]+(\s+[\w./-]+){0,4}?\s+(bundle|codebundle|runbook|sli|monitor|check|tool|skill template|handler|query|healthcheck)\b|\b(bundle|codebundle|runbook|sli|monitor|skill template|tool)\b.{0,60}\b(does|do|can|will|would|could|should)\s+it\b|\b(which|what)\s+([\w-]+\s+){0,2}(mode|modes|method|methods|auth\w*|credentials?|roles?|permissions?|scopes?|syntax|format|operators?|versions?|defaults?|settings?|options?|variables?)\s+(does|do|should|can|will)\s+(it|i|we|the|this|that|[\w]+-[\w-]+)\b|\b(what|which)\b[^?.]{0,50}\b(do|does|must|should|would)\s+(i|the|this|that|it|my)\b[^?.]{0,40}?\b(need|needs|require|requires|expect|expects|accept|accepts|carry|support|supports)\b",
     )
     .expect("valid pattern")
 });
@@ -46,4 +48,29 @@ pub fn answered_by_readme(
             reason: "asks how one bundle works; its README answers".into(),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OF_A_TOOL;
+
+    #[test]
+    fn what_a_tool_needs_of_the_user_is_asked_of_the_tool() {
+        for q in [
+            "which token scope do i need for the gitlab pipeline one",
+            "what does the quota check expect in that variable",
+            "what labels must my service carry for discovery to pick it up",
+            "does the pvc healthcheck bundle need cluster-admin",
+        ] {
+            assert!(OF_A_TOOL.is_match(q), "{q}");
+        }
+        for q in [
+            "is the backup job failing again",
+            "what version does our cluster run",
+            "cpu is maxed out, do we need bigger nodes",
+            "what do we need to fix first",
+        ] {
+            assert!(!OF_A_TOOL.is_match(q), "{q}");
+        }
+    }
 }
