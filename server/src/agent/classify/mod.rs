@@ -393,7 +393,7 @@ static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} everything\b|\beverything (you have |you've got |there is )?(for|on|about)\b|\beverything (you have|you've got|there is) in\b|\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every)( the| of the)?(\s+[\w-]+(\s*[/&+,]\s*[\w-]+)*){0,3} (bundles?|codebundles?|skill templates?|tools?|tasks?|monitors?|slis?|runbooks?|checks?|automations?)\b|\b(which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|monitor|sli|runbook))\b",
+        r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} everything\b|\beverything (you have |you've got |there is )?(for|on|about|related to|relating to|around|regarding|concerning|to do with)\b|\beverything (you have|you've got|there is) in\b|\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every)( the| of the)?(\s+[\w-]+(\s*[/&+,]\s*[\w-]+)*){0,3} (bundles?|codebundles?|skill templates?|tools?|tasks?|monitors?|slis?|runbooks?|checks?|automations?)\b|\b(which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|monitor|sli|runbook))\b",
     )
 });
 /// "what cost stuff do you have", "list all the azure things you've got": a vague
@@ -665,6 +665,15 @@ static PARTS_BY_ACCESS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The registry's integrations of a kind asked for as a list ("which alerting
+/// integrations exist", "messaging integrations: email, sms…?"): products are
+/// often ordinary words ("teams"), so `several_products` misses such lists.
+static INTEGRATIONS_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\W*(what|which|any|list|show( me)?)( [\w/&-]+){0,3} integrations( (are there|exist|do (you|u) (have|support|offer)|are (available|supported)))?\s*[?.!]*$|^\W*([\w/&-]+ ){0,3}integrations\s*:",
+    )
+});
+
 /// Three or more products, covered or not, named in a list, with no change asked
 /// for.
 fn several_products(q: &Query) -> bool {
@@ -720,6 +729,18 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
         && !MISBEHAVES.is_match(text)
     {
         return Some("asks about several products at once");
+    }
+    // The kind may be a symptom's word ("alerting", "paging"): only what follows
+    // the match may report trouble.
+    if let Some(m) = INTEGRATIONS_ASKED.find(text) {
+        let rest = &text[m.end()..];
+        if !OWN.is_match(text)
+            && !SYMPTOM.is_match(rest)
+            && !TROUBLE.is_match(rest)
+            && !MISBEHAVES.is_match(rest)
+        {
+            return Some("asks which integrations the registry has");
+        }
     }
     if PARTS_BY_ACCESS.is_match(text)
         && q.access.is_some()
@@ -1440,6 +1461,9 @@ mod tests {
             "databases: postgres, redis, mysql, mongodb?",
             "what kinds of things can the generic collection do",
             "which collection should we browse for gcp networking",
+            "which alerting integrations exist?",
+            "messaging integrations: email, sms, whatsapp?",
+            "show me everything relating to spanner",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
@@ -1453,6 +1477,8 @@ mod tests {
             "unit test coverage dropped on main",
             "kafka, redis, postgres: can't connect from the new subnet",
             "redis, kafka, mongodb pods crashlooping",
+            "which of our integrations are failing since the upgrade",
+            "sso integrations: okta logins fail for half the users",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
