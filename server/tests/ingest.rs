@@ -790,6 +790,17 @@ fn keywords_no_collection_ships_are_known_from_their_calls() {
     assert_eq!(read(&db).0, external);
 }
 
+/// A collection shipping the Python keyword library `RW.Shell` with `source`.
+fn shell_library(root: &Path, source: &str) {
+    write_file(root, "libraries/RW/__init__.py", "");
+    write_file(
+        root,
+        "libraries/RW/Shell/__init__.py",
+        "from .shell import *\n",
+    );
+    write_file(root, "libraries/RW/Shell/shell.py", source);
+}
+
 /// A command run through a bundle's variable is the program the variable defaults
 /// to: `${KUBE_BIN} get pods` with `default=kubectl` runs kubectl, which is the
 /// word a question about running kubectl shares with the keyword. (Five callers:
@@ -798,15 +809,8 @@ fn keywords_no_collection_ships_are_known_from_their_calls() {
 fn a_command_variable_runs_the_program_it_defaults_to() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("demo");
-    write_file(&root, "libraries/RW/__init__.py", "");
-    write_file(
+    shell_library(
         &root,
-        "libraries/RW/Shell/__init__.py",
-        "from .shell import *\n",
-    );
-    write_file(
-        &root,
-        "libraries/RW/Shell/shell.py",
         "def run_line(cmd: str):\n    \"\"\"Executes a line.\"\"\"\n    return None\n",
     );
     for i in 0..5 {
@@ -847,15 +851,8 @@ fn a_command_variable_runs_the_program_it_defaults_to() {
 fn how_bundles_call_a_shipped_keyword_is_indexed_beside_its_docstring() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("demo");
-    write_file(&root, "libraries/RW/__init__.py", "");
-    write_file(
+    shell_library(
         &root,
-        "libraries/RW/Shell/__init__.py",
-        "from .shell import *\n",
-    );
-    write_file(
-        &root,
-        "libraries/RW/Shell/shell.py",
         "def run_line(cmd: str, env: dict = None):\n    \"\"\"Executes a line.\"\"\"\n    return None\n\n\
          def tidy(text: str):\n    \"\"\"Tidies text.\"\"\"\n    return text\n",
     );
