@@ -115,7 +115,7 @@ static HOW_TO_USE_ME: LazyLock<Regex> = LazyLock::new(|| {
 /// answers are and how to report a bad one.
 static ABOUT_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(who|what) ((exactly|really|even) )?(are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can (you|u|i|we)\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\b(are|r) (you|u) (chat ?gpt|gpt|an? (ai|bot|chat ?bot|llm|robot|human|machine|person|real person|real human)|(a )?(real|human|person))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat('s| is) registry chat\b|^\W*(so,? )?what('s| is) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|\b(can|could) (you|u) (see|access|read|index|search) (my|our) (private |own |internal )?(codecollections?|collections?|repos|repositories)\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b|\b(what|which) (sources?|data|information|docs|documents|repos|repositories|knowledge) (do|does|are|did) (you|u)( \w+)? (use|using|draw on|rely on|search|read|learn from|based on)\b|\bdo (you|u) (keep|store|save|log|retain|share) (my|our)\b|\bhow (accurate|reliable|trustworthy|confident|sure|good) (are|is) (you|u|your)\b|\bwhat('s| is) this (bot|assistant|app|chat|chat ?bot)( (actually|really|even|exactly))? (for|about)\b|\b(report|flag|rate|complain about|give feedback on|feedback (on|about)) (an? |the |this |that |your )?((bad|wrong|poor|incorrect|unhelpful|useless|good|great|helpful) )?(answers?|repl(y|ies))\b",
+        r"\b(who|what) ((exactly|really|even) )?(are|r) (you|u)\b|\bwhat (can|could) (you|u)( (actually|really|even|possibly|exactly))? (do|help( me| us)? with)\b|\bhow can (you|u) help\b|\bwhat do (you|u) do\b|\bwhat are (you|u) (for|able to do|good at)\b|\byour capabilit(y|ies)\b|\bwhat (kind|sort|kinds|sorts) of (questions|things) can (you|u|i|we|it|this (bot|assistant|tool|thing|chat))\b|\bhow do (you|u) (pick|choose|decide|recommend|rank|work|search|find|know)\b|\bcan (you|u) (see|access|read) (what'?s|what is|anything)( \w+){0,3} (in|on) (my|our) (workspace|clusters?|accounts?|subscriptions?|environments?)\b|\b(are|r) (you|u) (chat ?gpt|gpt|an? (ai|bot|chat ?bot|llm|robot|human|machine|person|real person|real human)|(a )?(real|human|person))\b|\bwho (made|built|created|wrote) (you|u|this)\b|\bwhat('s| is) registry chat\b|^\W*(so,? )?what('s| is) this (thing|tool|bot|assistant|app|chat)( for| about| and what (can|does) it do)?\s*[?.!]*$|^\W*(can|could|do) (you|u) (see|access|read|reach|connect to|log ?in to) (my|our|the) (workspace|clusters?|accounts?|subscriptions?|environments?|infra\w*|systems?)( (in|on|of) (my|our|the) \w+)?\s*[?.!]*$|\bwhat do you know\b|\b(can|could) (you|u) (see|access|read|index|search) (my|our) (private |own |internal )?(codecollections?|collections?|repos|repositories)\b|^\s*help\s*[?!.]*$|\bthat helped\b|\bthanks?\b.*\b(helped|useful)\b|\b(what|which) (sources?|data|information|docs|documents|repos|repositories|knowledge) (do|does|are|did) (you|u)( \w+)? (use|using|draw on|rely on|search|read|learn from|based on)\b|\bdo (you|u) (keep|store|save|log|retain|share) (my|our)\b|\bhow (accurate|reliable|trustworthy|confident|sure|good) (are|is) (you|u|your)\b|\bwhat('s| is) this (bot|assistant|chat|chat ?bot)( (actually|really|even|exactly))? (for|about)\s*[?.!]*$|\b(how|where|can|could) (do |can |should |could )?(i|we) (report|flag|rate|complain about|give feedback on) (an? |the |this |that |your )?((bad|wrong|poor|incorrect|unhelpful|useless|good|great|helpful) )?(answers?|repl(y|ies))\b",
     )
 });
 static FOLLOW_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -137,9 +137,9 @@ static AUTHORING: LazyLock<Regex> = LazyLock::new(|| {
 /// Asking the assistant itself to run something the conversation already named
 /// ("could you simply run that for me now?"): it recommends, it does not
 /// execute, so the answer is about what it can do. A request that names what to
-/// run ("could you run a dns check for prod") is a search. So is asking it to
-/// open a ticket, with nothing after but "for this": it cannot ("… from a failed
-/// run session" asks for the bundle that does).
+/// run ("could you run a dns check for prod") is a search. Asking it to open a
+/// ticket, with nothing after but "for this", is also about what it can do ("…
+/// out of each failing run" asks for the bundle that does).
 static RUN_FOR_ME: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"^\W*(can|could|will|would) (you|u)( (just|please|actually|simply|also))? (run|execute|trigger|launch|kick off|start) (it|this|that|them|these|those|the (check|checks|bundle|bundles|codebundle|runbook|runbooks|task|tasks|sli|tool|tools|skill template|fix))\b|^\W*(can|could|will|would) (you|u)( (just|please|also))? (open|file|create|raise|log|submit|cut) (a|an|the)( [\w-]+){0,2} (ticket|issue|incident|bug|case)( for (this|that|it|me|us))?\s*[?.!]*$",
@@ -253,11 +253,12 @@ fn request_in(rest: &str) -> Option<Request> {
 /// What the assistant remembers and where its knowledge comes from: "you" or
 /// "your" with memory verbs or the assistant's own data, not the user's
 /// ("do you recall…", "how fresh is your index", "can you also read other repos"),
-/// and whether the user's own messages are stored when talking to it ("is our
-/// data stored encrypted in s3" names no assistant: a search).
+/// and whether the user's own messages are stored when talking to it or by it
+/// ("is our data stored encrypted in s3", "are our messages kept in the dlq after
+/// you replay them": the user's systems, a search).
 static MEMORY_AND_DATA: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(do|can|will|would|did) (you|u)( \w+)? (remember|recall|forget) (what (i|we)|anything|our (conversation|chat)s?|this (conversation|chat)|(my|our) (earlier |previous |past |last )?questions|me)\b|\byour (knowledge|data|information|info|index|answers|sources|training data)( \w+){0,3} (come from|comes from|built from|based on|updated|refreshed|synced|rebuilt|up to date)\b|\b(how|where|when)( \w+){0,3} (is|are|was|were|does|do) your (knowledge|data|information|info|index|answers|sources)\b|\bhow (up[- ]to[- ]date|current|fresh|recent|old|stale|complete|accurate) (is|are) (what (you|u) know|everything (you|u) know|your (knowledge|data|information|info|index|catalog|answers|sources))\b|\b(can|could|will|would) (you|u)( also| even| ever)? (index|crawl|search|read|include|add|cover) (our|my|other|random|any|private|internal|additional|third[- ]party)( \w+){0,2} (repos|repositories|registries|github)(\s*[?.!]*$|,? (too|as well|also|besides|than|or (only|just)|other than|beyond)\b)|\b(is|are|does|do|will) (my|our) (data|questions|chats?|conversations?|messages|history|prompts?|input)( \w+){0,2} (stored|kept|saved|logged|retained|shared|sent|used)\b.*\b(you|u|here|this (chat|bot|assistant)|the (assistant|bot))\b",
+        r"\b(do|can|will|would|did) (you|u)( \w+)? (remember|recall|forget) (what (i|we)|anything|our (conversation|chat)s?|this (conversation|chat)|(my|our) (earlier |previous |past |last )?questions|me)\b|\byour (knowledge|data|information|info|index|answers|sources|training data)( \w+){0,3} (come from|comes from|built from|based on|updated|refreshed|synced|rebuilt|up to date)\b|\b(how|where|when)( \w+){0,3} (is|are|was|were|does|do) your (knowledge|data|information|info|index|answers|sources)\b|\bhow (up[- ]to[- ]date|current|fresh|recent|old|stale|complete|accurate) (is|are) (what (you|u) know|everything (you|u) know|your (knowledge|data|information|info|index|catalog|answers|sources))\b|\b(can|could|will|would) (you|u)( also| even| ever)? (index|crawl|search|read|include|add|cover) (our|my|other|random|any|private|internal|additional|third[- ]party)( \w+){0,2} (repos|repositories|registries|github)(\s*[?.!]*$|,? (too|as well|also|besides|than|or (only|just)|other than|beyond)\b)|\b(is|are|does|do|will) (my|our) (data|questions|chats?|conversations?|messages|history|prompts?|input)( \w+){0,2} (stored|kept|saved|logged|retained|shared|sent|used)\b(.{0,30}\b(when|while|if) (i|we) (ask|talk to|chat with|write to|type to|use) (you|u|this (chat|bot|assistant)|the (assistant|bot))\b| (by|with) (you|u|this (chat|bot|assistant)|the (assistant|bot))\b)",
     )
 });
 
@@ -378,7 +379,7 @@ static GREETING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// by `query`.
 static CATALOG_OVERVIEW: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(break|split)\b.{0,40}\b(collections?|codecollections?|catalog|registry)\b.{0,10}\bdown by\b|\bbreakdown (by|per) (cloud|platform|provider|collection)s?\b|\b(overview|summary|summari[sz]e|tour)\b.*\b(catalog|registry|collections?|codecollections?|everything|all)\b|\b(which|what) (code ?)?collections\b|\bwhich (code ?)?collection (should|would|do|does|has|covers|holds|is)\b|\bwhat('s| is) (in|inside) (the|this|your) (catalog|registry)\b|\bwhat do you (have|cover|know about)\s*[?.!]*$|\b(overview|summary|rundown) of (what|everything) (is |'s |you )?(indexed|available|have|know|cover)\b|\bwhat (areas|topics|domains|technologies|platforms|kinds of (things|problems|systems)) (does|do) (the |this |your )?(registry|catalog|collections?|you) (cover|support|handle)\b",
+        r"\b(break|split)\b.{0,40}\b(collections?|codecollections?|catalog|registry)\b.{0,10}\bdown by\b|\bbreakdown (by|per) (cloud|platform|provider|collection)s?\b|\b(overview|summary|summari[sz]e|tour)\b.*\b(catalog|registry|collections?|codecollections?|everything|all)\b|\b(which|what) (code ?)?collections\b|\bwhich (code ?)?collection (should|would|do|can) (i|we) (browse|use|look at|look in|look into|start with|try)\b|\bwhat('s| is) (in|inside) (the|this|your) (catalog|registry)\b|\bwhat do you (have|cover|know about)\s*[?.!]*$|\b(overview|summary|rundown) of (what|everything) (is |'s |you )?(indexed|available|have|know|cover)\b|\bwhat (areas|topics|domains|technologies|platforms|kinds of (things|problems|systems)) (does|do) (the |this |your )?(registry|catalog|collections?|you) (cover|support|handle)\b",
     )
 });
 static CATALOG_RECENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -393,7 +394,7 @@ static CATALOG_START: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CATALOG_LIST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} everything\b|\beverything (you have |you've got |there is )?(for|on|about|related to|relating to|around|regarding|concerning|to do with)\b|\beverything (you have|you've got|there is) in\b|\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every)( the| of the)?(\s+[\w-]+(\s*[/&+,]\s*[\w-]+)*){0,3} (bundles?|codebundles?|skill templates?|tools?|tasks?|monitors?|slis?|runbooks?|checks?|automations?)\b|\b(which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|monitor|sli|runbook))\b",
+        r"\b(list|show|give|enumerate)( me| us)?( \w+){0,2} everything\b|\beverything (you have |you've got |there is )?(for|on|about)\b|^\W*everything (related to|relating to|regarding|concerning|to do with) ([\w.-]+ ?){1,3}\s*[?.!]*$|\beverything (you have|you've got|there is) in\b|\b(list|show|give|enumerate)( me| us)?\b.*\b(all|every)( the| of the)?(\s+[\w-]+(\s*[/&+,]\s*[\w-]+)*){0,3} (bundles?|codebundles?|skill templates?|tools?|tasks?|monitors?|slis?|runbooks?|checks?|automations?)\b|\b(which|what|any)\b.*\b(all (the |of the )?(bundles|codebundles|skill templates|tools|monitors|slis|runbooks)|every (bundle|codebundle|skill template|tool|monitor|sli|runbook))\b",
     )
 });
 /// "what cost stuff do you have", "list all the azure things you've got": a vague
@@ -434,12 +435,11 @@ static CATALOG_COVERAGE: LazyLock<Regex> = LazyLock::new(|| {
 /// "all the backup templates", "every queue-type bundle", counts compared ("more
 /// azure runbooks or more aws ones?"), a collection broken down, the same area
 /// "across all the clouds", "the full set", the catalog's gaps, how big a
-/// collection is, how well an area is covered, good first picks, what a named
-/// collection can do.
+/// collection is, how well an area is covered, good first picks.
 static CATALOG_SLICE: LazyLock<Regex> = LazyLock::new(|| {
     let parts = r"(bundles?|codebundles?|templates?|skill templates?|tools|runbooks|monitors|checks|integrations)";
     re(&format!(
-        r"\b(more|fewer|less) ([\w-]+ ){{0,2}}{parts}\b.*\b(or|than|vs|versus)\b|\bacross (all |every |each )?(the )?(clouds?|collections?|codecollections?|platforms?|providers?|vendors?)\b|\b(the )?(full|complete|whole|entire) (set|list|inventory)\b|\b(where|what) are the gaps\b|\bareas? of the (catalog|registry|collections?) (are|is) (thin|weak|sparse|missing)\b|\bhow (big|large) is (the |this )?[\w-]+ (collection|codecollection)\b|\bhow (well|much|thoroughly|good) (is|are) ([\w-]+ ){{1,3}}covered\b|\b(good|best|sensible|recommended) (first|starter|starting) (picks?|choices?|{parts})\b|\beverything (we|you|u) (have|'ve got|got)\b|\bwhat('?s| is) out there\b|\b(rundown|overview|summary|tour) (on|of) (each|every|all the) (collection|codecollection)s?\b|\bwhat (sorts?|kinds?|types?) of (things|stuff|bundles|tools|templates|skill templates) (are|is|live) (in|inside)\b|\b(any|anything) (changed|new|added) in (the |this |your )?(catalog|registry|collections?)\b|\bwhat (\w+ ){{0,3}}(can|does|do) (the |this |that )?[\w-]+ (collection|codecollection) (do|cover|offer|handle)\b"
+        r"\b(more|fewer|less) ([\w-]+ ){{0,2}}{parts}\b.*\b(or|than|vs|versus)\b|\bacross (all |every |each )?(the )?(clouds?|collections?|codecollections?|platforms?|providers?|vendors?)\b|\b(the )?(full|complete|whole|entire) (set|list|inventory)\b|\b(where|what) are the gaps\b|\bareas? of the (catalog|registry|collections?) (are|is) (thin|weak|sparse|missing)\b|\bhow (big|large) is (the |this )?[\w-]+ (collection|codecollection)\b|\bhow (well|much|thoroughly|good) (is|are) ([\w-]+ ){{1,3}}covered\b|\b(good|best|sensible|recommended) (first|starter|starting) (picks?|choices?|{parts})\b|\beverything (we|you|u) (have|'ve got|got)\b|\bwhat('?s| is) out there\b|\b(rundown|overview|summary|tour) (on|of) (each|every|all the) (collection|codecollection)s?\b|\bwhat (sorts?|kinds?|types?) of (things|stuff|bundles|tools|templates|skill templates) (are|is|live) (in|inside)\b|\b(any|anything) (changed|new|added) in (the |this |your )?(catalog|registry|collections?)\b"
     ))
 });
 
@@ -666,13 +666,19 @@ static PARTS_BY_ACCESS: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The registry's integrations of a kind asked for as a list ("which alerting
-/// integrations exist", "messaging integrations: email, sms…?"): products are
-/// often ordinary words ("teams"), so `several_products` misses such lists.
+/// integrations exist", "messaging integrations: email, sms, push?"): products are
+/// often ordinary words ("teams"), so `several_products` misses such lists. After
+/// a colon, a list of two or more: "pagerduty integrations: incidents stay open"
+/// reports trouble.
 static INTEGRATIONS_ASKED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\W*(what|which|any|list|show( me)?)( [\w/&-]+){0,3} integrations( (are there|exist|do (you|u) (have|support|offer)|are (available|supported)))?\s*[?.!]*$|^\W*([\w/&-]+ ){0,3}integrations\s*:",
+        r"^\W*(what|which|any|list|show( me)?)( [\w/&-]+){0,3} integrations( (are there|exist|do (you|u) (have|support|offer)|are (available|supported)))?\s*[?.!]*$|^\W*([\w/&-]+ ){0,3}integrations\s*:\s*[\w .-]+(,\s*[\w .-]+)+",
     )
 });
+
+/// Kinds of integration that are also words for trouble.
+static INTEGRATION_KINDS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(alerting|alert|paging|incident|on-?call)\b"));
 
 /// Three or more products, covered or not, named in a list, with no change asked
 /// for.
@@ -730,14 +736,14 @@ fn is_catalog(q: &Query, text: &str, opening: bool) -> Option<&'static str> {
     {
         return Some("asks about several products at once");
     }
-    // The kind may be a symptom's word ("alerting", "paging"): only what follows
-    // the match may report trouble.
-    if let Some(m) = INTEGRATIONS_ASKED.find(text) {
-        let rest = &text[m.end()..];
+    // A kind of integration may be a symptom's word ("alerting", "paging"): those
+    // words are masked before looking for trouble ("any failing integrations?").
+    if INTEGRATIONS_ASKED.is_match(text) {
+        let masked = INTEGRATION_KINDS.replace_all(text, "");
         if !OWN.is_match(text)
-            && !SYMPTOM.is_match(rest)
-            && !TROUBLE.is_match(rest)
-            && !MISBEHAVES.is_match(rest)
+            && !SYMPTOM.is_match(&masked)
+            && !TROUBLE.is_match(&masked)
+            && !MISBEHAVES.is_match(&masked)
         {
             return Some("asks which integrations the registry has");
         }
@@ -1459,11 +1465,10 @@ mod tests {
             "everything you have that touches redis",
             "what is there in the catalog for backups",
             "databases: postgres, redis, mysql, mongodb?",
-            "what kinds of things can the generic collection do",
             "which collection should we browse for gcp networking",
             "which alerting integrations exist?",
             "messaging integrations: email, sms, whatsapp?",
-            "show me everything relating to spanner",
+            "everything relating to spanner",
         ] {
             assert_eq!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
@@ -1479,6 +1484,10 @@ mod tests {
             "redis, kafka, mongodb pods crashlooping",
             "which of our integrations are failing since the upgrade",
             "sso integrations: okta logins fail for half the users",
+            "any failing integrations?",
+            "pagerduty integrations: incidents stay open since monday",
+            "everything to do with auth started failing at 3am",
+            "which collection has the most writes in our mongo cluster",
         ] {
             assert_ne!(cat(q, &none), Some(Category::Catalog), "{q}");
         }
@@ -1834,6 +1843,9 @@ mod tests {
             "hi, platform team here, our ingress is down",
             "is our data stored encrypted in the s3 bucket",
             "the api gives a wrong response to health probes",
+            "are our messages kept in the dlq after you replay them",
+            "coredns pods report wrong answers for svc records",
+            "what is this app for, it's crashlooping in kube-system",
             "i remember a check for stale dns records, which was it",
             "can you recall which check covers certificate expiry",
             "could you search other collections for a consumer lag check",

@@ -18,14 +18,14 @@ const SECTION_MIN: f32 = 0.5;
 
 /// Asked of a tool rather than of a system: "does the … check need", "which mode
 /// should I pick", "what … does the … bundle accept", and "it" only after the
-/// question names the tool ("… bundle: can it alert when …"), and what it needs
-/// or expects of the user ("what token scope do I need", "what does the check
-/// expect there": with the README test below, the subject is the tool). Not "is the backup
+/// question names the tool ("… bundle: can it alert when …"), and what the tool
+/// needs or expects ("what does the check expect there", "which headers must the
+/// probe carry"; not "what does my lambda need": the user's system). Not "is the backup
 /// script failing" or "what version does our cluster run": those ask about the
 /// user's system.
 static OF_A_TOOL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(does|do|can|will|would|could|should)\s+the\s+[\w./-]+(\s+[\w./-]+){0,4}?\s+(bundle|codebundle|runbook|sli|monitor|check|tool|skill template|handler|query|healthcheck)\b|\b(bundle|codebundle|runbook|sli|monitor|skill template|tool)\b.{0,60}\b(does|do|can|will|would|could|should)\s+it\b|\b(which|what)\s+([\w-]+\s+){0,2}(mode|modes|method|methods|auth\w*|credentials?|roles?|permissions?|scopes?|syntax|format|operators?|versions?|defaults?|settings?|options?|variables?)\s+(does|do|should|can|will)\s+(it|i|we|the|this|that|[\w]+-[\w-]+)\b|\b(what|which)\b[^?.]{0,50}\b(do|does|must|should|would)\s+(i|the|this|that|it|my)\b[^?.]{0,40}?\b(need|needs|require|requires|expect|expects|accept|accepts|carry|support|supports)\b",
+        r"\b(does|do|can|will|would|could|should)\s+the\s+[\w./-]+(\s+[\w./-]+){0,4}?\s+(bundle|codebundle|runbook|sli|monitor|check|tool|skill template|handler|query|healthcheck)\b|\b(bundle|codebundle|runbook|sli|monitor|skill template|tool)\b.{0,60}\b(does|do|can|will|would|could|should)\s+it\b|\b(which|what)\s+([\w-]+\s+){0,2}(mode|modes|method|methods|auth\w*|credentials?|roles?|permissions?|scopes?|syntax|format|operators?|versions?|defaults?|settings?|options?|variables?)\s+(does|do|should|can|will)\s+(it|i|we|the|this|that|[\w]+-[\w-]+)\b|(^|[.?!:;]\s*)(what|which)\b[^?.,]{0,50}\b(do|does|must|should|would)\s+(the|this|that|it)\b[^?.,]{0,40}?\b(need|needs|require|requires|expect|expects|accept|accepts|carry|support|supports)\b",
     )
     .expect("valid pattern")
 });
@@ -59,7 +59,7 @@ mod tests {
         for q in [
             "which token scope do i need for the gitlab pipeline one",
             "what does the quota check expect in that variable",
-            "what labels must my service carry for discovery to pick it up",
+            "which headers must the probe carry",
             "does the pvc healthcheck bundle need cluster-admin",
         ] {
             assert!(OF_A_TOOL.is_match(q), "{q}");
@@ -69,6 +69,9 @@ mod tests {
             "what version does our cluster run",
             "cpu is maxed out, do we need bigger nodes",
             "what do we need to fix first",
+            "what do i need to check when a node goes notready",
+            "what iam permissions does my lambda need to read s3",
+            "the export job, which does the nightly dump, needs 8gb now",
         ] {
             assert!(!OF_A_TOOL.is_match(q), "{q}");
         }
